@@ -1,0 +1,29 @@
+"""The ``privlab`` command line: a thin shell over the library."""
+
+from __future__ import annotations
+
+import typer
+
+from privlab import __version__
+
+app = typer.Typer(
+    name="privlab",
+    help="Privacy-preserving data publishing: anonymize, attack and measure.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"privlab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """privlab command line."""
