@@ -1,0 +1,43 @@
+"""Atomic file output: write to a temporary file in the target folder, then rename.
+
+A reader never sees a half-written file, and a failed run leaves no output behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+
+@contextlib.contextmanager
+def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path next to ``target``; rename it onto ``target`` on success.
+
+    On an exception the temporary file is removed and ``target`` is left untouched.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        os.replace(tmp_path, target)
+    except BaseException:
+        tmp_path.unlink(missing_ok=True)
+        raise
+
+
+def write_atomic(target: str | os.PathLike[str], writer: Callable[[Path], None]) -> Path:
+    """Call ``writer(tmp_path)`` and atomically move the result to ``target``."""
+    with atomic_path(target) as tmp:
+        writer(tmp)
+    return Path(target)
+
+
+def write_text_atomic(target: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``target`` atomically."""
+    return write_atomic(target, lambda p: p.write_text(text, encoding="utf-8"))

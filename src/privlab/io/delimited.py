@@ -1,0 +1,141 @@
+"""Reading and writing delimited text and Parquet tables with polars.
+
+All cells of a CSV file are read as text, so that values match hierarchy files exactly
+(``"007"`` stays ``"007"``).  The delimiter is sniffed from the header line unless given.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections import Counter
+from pathlib import Path
+
+import polars as pl
+
+from privlab.errors import InputError
+from privlab.io.atomic import atomic_path
+
+CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
+
+
+def _first_line(path: Path) -> str:
+    with path.open("r", encoding="utf-8", newline="") as fh:
+        try:
+            return fh.readline().rstrip("\r\n")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"{path}: not UTF-8 text ({exc.reason}); re-encode it as UTF-8"
+            ) from exc
+
+
+def sniff_delimiter(line: str) -> str | None:
+    """The candidate delimiter occurring most often in ``line`` (None if none occurs)."""
+    counts = Counter({d: line.count(d) for d in CANDIDATE_DELIMITERS})
+    delim, n = counts.most_common(1)[0]
+    return delim if n > 0 else None
+
+
+def _check_file(path: Path) -> None:
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder, expected a file")
+    if path.stat().st_size == 0:
+        raise InputError(f"{path}: the file is empty; expected a header line and data rows")
+
+
+def _check_header(path: Path, columns: list[str]) -> None:
+    seen: dict[str, int] = {}
+    for i, name in enumerate(columns, start=1):
+        if name.strip() == "":
+            raise InputError(f"{path}, line 1, column {i}: empty column name; name every column")
+        if name in seen:
+            raise InputError(
+                f"{path}, line 1: duplicate column name {name!r} (columns {seen[name]} and {i}); "
+                "column names must be unique"
+            )
+        seen[name] = i
+
+
+def read_table(
+    path: str | os.PathLike[str],
+    *,
+    delimiter: str | None = None,
+    expected_columns: list[str] | None = None,
+) -> pl.DataFrame:
+    """Read a CSV (all columns as strings) or Parquet file into a polars DataFrame.
+
+    ``delimiter=None`` sniffs it from the header.  If ``expected_columns`` are given and
+    missing while another delimiter would have produced them, the error says so.
+    Complexity: O(file size).
+    """
+    path = Path(path)
+    _check_file(path)
+    if path.suffix.lower() in (".parquet", ".pq"):
+        try:
+            frame = pl.read_parquet(path)
+        except Exception as exc:  # polars raises several types for corrupt files
+            raise InputError(f"{path}: cannot read Parquet file: {exc}") from exc
+        _check_header(path, frame.columns)
+        return frame
+    header = _first_line(path)
+    if header.strip() == "":
+        raise InputError(f"{path}, line 1: empty header line; the first line must name the columns")
+    sniffed = sniff_delimiter(header)
+    delim = delimiter or sniffed or ","
+    columns = next(csv.reader([header], delimiter=delim))
+    if expected_columns:
+        missing = [c for c in expected_columns if c not in columns]
+        if missing and sniffed and sniffed != delim:
+            alt = next(csv.reader([header], delimiter=sniffed))
+            if all(c in alt for c in expected_columns):
+                raise InputError(
+                    f"{path}, line 1: columns {missing} not found with delimiter {delim!r}; "
+                    f"the file looks {sniffed!r}-separated — pass --delimiter {sniffed!r}"
+                )
+    _check_header(path, columns)
+    try:
+        frame = pl.read_csv(
+            path,
+            separator=delim,
+            infer_schema=False,
+            has_header=True,
+        )
+    except pl.exceptions.ComputeError as exc:
+        raise InputError(f"{path}: malformed CSV with delimiter {delim!r}: {exc}") from exc
+    if frame.height == 0:
+        raise InputError(f"{path}: the file has a header but no data rows")
+    return frame
+
+
+def write_table(frame: pl.DataFrame, path: str | os.PathLike[str], *, delimiter: str = ",") -> Path:
+    """Write ``frame`` as CSV (or Parquet, by suffix) atomically."""
+    path = Path(path)
+    with atomic_path(path) as tmp:
+        if path.suffix.lower() in (".parquet", ".pq"):
+            frame.write_parquet(tmp)
+        else:
+            frame.write_csv(tmp, separator=delimiter)
+    return path
+
+
+def read_rows(path: str | os.PathLike[str], *, delimiter: str = ";") -> list[list[str]]:
+    """Read a header-less delimited file (such as an ARX hierarchy) into rows of strings."""
+    path = Path(path)
+    _check_file(path)
+    with path.open("r", encoding="utf-8", newline="") as fh:
+        try:
+            return [row for row in csv.reader(fh, delimiter=delimiter)]
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from exc
+
+
+def write_rows(
+    rows: list[list[str]], path: str | os.PathLike[str], *, delimiter: str = ";"
+) -> Path:
+    """Write rows of strings as a header-less delimited file, atomically."""
+    path = Path(path)
+    with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh, delimiter=delimiter, lineterminator="\n").writerows(rows)
+    return path

@@ -1,0 +1,350 @@
+"""Privacy models for microdata, evaluated per equivalence class, vectorized over classes.
+
+Every model here is *union-closed*: if two classes satisfy it, so does their union.  Hence,
+with records of violating classes suppressed, the number of suppressed records can only fall
+when a transformation is generalized further, which makes "satisfies the models within the
+suppression limit" monotone over the lattice — the property the optimal search prunes with
+(Kohlmayer et al., Flash; LeFevre et al., Incognito).
+
+Sources (see ``docs/models.md``):
+
+* k-anonymity — seed 000 §2.3, Def 3.3 (Sweeney).
+* distinct and entropy ℓ-diversity — seed 000 §2.3, Def 3.4; recursive (c,ℓ)-diversity —
+  Machanavajjhala et al. 2007 (not in the seeds).
+* t-closeness — seed 000 §2.3, Def 3.5; the EMD formulas are Li, Li & Venkatasubramanian 2007
+  (equal, ordered and hierarchical ground distance).
+* δ-disclosure privacy — Brickell & Shmatikov 2008.
+* (k,e)-anonymity — seed 001 §2.1 (Def 2.4.2): ≥ k distinct sensitive values and a range ≥ e.
+
+Each ``class_ok`` call is O(m × |domain|) for m classes.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from privlab.errors import ConfigError
+from privlab.table.hierarchy import Hierarchy
+
+
+@dataclass
+class SensitiveDomain:
+    """What a model needs to know about its sensitive attribute over the whole table."""
+
+    name: str
+    values: np.ndarray  #: distinct values (strings), code i is values[i]
+    global_counts: np.ndarray  #: count of each value in the whole input table
+    numeric: np.ndarray | None = None  #: values parsed as numbers, if they all parse
+
+    @property
+    def size(self) -> int:
+        return int(self.values.size)
+
+
+class PrivacyModel(ABC):
+    """A per-class privacy criterion; ``sensitive`` names the attribute it protects, if any."""
+
+    sensitive: str | None = None
+
+    def bind(self, domain: SensitiveDomain | None, n_records: int) -> None:  # noqa: B027
+        """Receive the sensitive attribute's domain before evaluation (default: nothing)."""
+
+    @abstractmethod
+    def class_ok(self, counts: np.ndarray, hist: np.ndarray | None) -> np.ndarray:
+        """Boolean mask: which classes (sizes ``counts``, SA histograms ``hist``) satisfy it."""
+
+    @abstractmethod
+    def describe(self) -> str:
+        """Short human-readable form, e.g. ``5-anonymity``."""
+
+    def to_dict(self) -> dict[str, object]:
+        return {"model": type(self).__name__, "description": self.describe()}
+
+
+def _positive_int(name: str, value: object, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ConfigError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
+    return int(value)
+
+
+def _positive_float(name: str, value: object, *, allow_zero: bool = False) -> float:
+    try:
+        v = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name} must be a number, got {value!r}") from None
+    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
+        raise ConfigError(f"{name} must be {'≥' if allow_zero else '>'} 0, got {value!r}")
+    return v
+
+
+@dataclass
+class KAnonymity(PrivacyModel):
+    """Every class has at least ``k`` records (seed 000 Def 3.3)."""
+
+    k: int
+
+    def __post_init__(self) -> None:
+        self.k = _positive_int("k", self.k)
+
+    def bind(self, domain: SensitiveDomain | None, n_records: int) -> None:
+        if self.k > n_records:
+            raise ConfigError(
+                f"k = {self.k} is larger than the table ({n_records} rows); choose k ≤ {n_records}"
+            )
+
+    def class_ok(self, counts: np.ndarray, hist: np.ndarray | None) -> np.ndarray:
+        return counts >= self.k
+
+    def describe(self) -> str:
+        return f"{self.k}-anonymity"
+
+
+@dataclass
+class _SensitiveModel(PrivacyModel):
+    sensitive: str = field(default="")
+    _domain: SensitiveDomain | None = field(default=None, init=False, repr=False)
+
+    def bind(self, domain: SensitiveDomain | None, n_records: int) -> None:
+        if domain is None:
+            raise ConfigError(
+                f"{self.describe()}: {self.sensitive!r} must be a sensitive attribute"
+            )
+        self._domain = domain
+
+    @property
+    def domain(self) -> SensitiveDomain:
+        if self._domain is None:
+            raise ConfigError(f"{self.describe()} was used before being bound to a table")
+        return self._domain
+
+
+@dataclass
+class DistinctLDiversity(_SensitiveModel):
+    """Each class has at least ℓ distinct sensitive values (seed 000 §2.3, simplified Def 3.4)."""
+
+    l: int = 2  # noqa: E741 - the literature's name
+
+    def __post_init__(self) -> None:
+        self.l = _positive_int("l", self.l)
+
+    def class_ok(self, counts: np.ndarray, hist: np.ndarray | None) -> np.ndarray:
+        assert hist is not None
+        return np.count_nonzero(hist, axis=1) >= self.l
+
+    def describe(self) -> str:
+        return f"distinct-{self.l}-diversity({self.sensitive})"
+
+
+def class_entropy(hist: np.ndarray) -> np.ndarray:
+    """Shannon entropy (nats) of each row of a count matrix."""
+    totals = hist.sum(axis=1, keepdims=True).astype(np.float64)
+    p = np.divide(hist, totals, out=np.zeros(hist.shape), where=totals > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(p > 0, p * np.log(p), 0.0)
+    return -terms.sum(axis=1)
+
+
+@dataclass
+class EntropyLDiversity(_SensitiveModel):
+    """Entropy of each class's sensitive distribution ≥ log ℓ (seed 000 Def 3.4).
+
+    ℓ may be fractional (Table 3.2 of seed 000 is 2^1.5 ≈ 2.83-diverse).  A relative
+    tolerance of 1e-12 absorbs rounding, so a uniform class over ℓ values passes.
+    """
+
+    l: float = 2.0  # noqa: E741
+
+    def __post_init__(self) -> None:
+        self.l = _positive_float("l", self.l)
+        if self.l < 1:
+            raise ConfigError(f"l must be ≥ 1 for entropy l-diversity, got {self.l}")
+
+    def class_ok(self, counts: np.ndarray, hist: np.ndarray | None) -> np.ndarray:
+        assert hist is not None
+        bound = np.log(self.l)
+        return class_entropy(hist) >= bound - 1e-12 * max(1.0, bound)
+
+    def describe(self) -> str:
+        return f"entropy-{self.l:g}-diversity({self.sensitive})"
+
+
+@dataclass
+class RecursiveCLDiversity(_SensitiveModel):
+    """Recursive (c,ℓ)-diversity: r_1 < c·(r_ℓ + … + r_m) with counts sorted descending.
+
+    Source: Machanavajjhala et al., "ℓ-Diversity", TKDD 2007, Def 4.2 (not in the seeds).
+    A class with fewer than ℓ distinct values has an empty tail and fails.
+    """
+
+    c: float = 3.0
+    l: int = 2  # noqa: E741
+
+    def __post_init__(self) -> None:
+        self.c = _positive_float("c", self.c)
+        self.l = _positive_int("l", self.l)
+
+    def class_ok(self, counts: np.ndarray, hist: np.ndarray | None) -> np.ndarray:
+        assert hist is not None
+        r = -np.sort(-hist, axis=1)
+        tail = r[:, self.l - 1 :].sum(axis=1) if self.l <= r.shape[1] else np.zeros(r.shape[0])
+        return r[:, 0] < self.c * tail
+
+    def describe(self) -> str:
+        return f"recursive-({self.c:g},{self.l})-diversity({self.sensitive})"
+
+
+@dataclass
+class TCloseness(_SensitiveModel):
+    """Earth mover's distance between each class's and the table's distribution ≤ t.
+
+    ``distance``: ``equal`` (½ Σ|p−q|), ``ordered`` (values in numeric order when they all
+    parse as numbers, else in text order; ground distance |i−j|/(m−1)), or ``hierarchical``
+    (ground distance = height of the lowest common ancestor / tree height, over ``hierarchy``).
+    Source: seed 000 Def 3.5; formulas from Li et al., ICDE 2007, §4.
+    """
+
+    t: float = 0.2
+    distance: str = "equal"
+    hierarchy: Hierarchy | None = None
+    _order: np.ndarray | None = field(default=None, init=False, repr=False)
+    _tree: list[np.ndarray] | None = field(default=None, init=False, repr=False)
+    _parents: list[np.ndarray] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.t = _positive_float("t", self.t, allow_zero=True)
+        if self.distance not in ("equal", "ordered", "hierarchical"):
+            raise ConfigError(
+                f"t-closeness distance {self.distance!r}: use equal, ordered or hierarchical"
+            )
+        if self.distance == "hierarchical" and self.hierarchy is None:
+            raise ConfigError(
+                "hierarchical t-closeness needs a hierarchy for the sensitive attribute "
+                "(--sensitive-hierarchy COL=FILE)"
+            )
+
+    def bind(self, domain: SensitiveDomain | None, n_records: int) -> None:
+        super().bind(domain, n_records)
+        dom = self.domain
+        if self.distance == "ordered":
+            key = dom.numeric if dom.numeric is not None else dom.values
+            self._order = np.argsort(key, kind="stable")
+        elif self.distance == "hierarchical":
+            assert self.hierarchy is not None
+            h = self.hierarchy
+            leaf_of = h.encode(list(dom.values), column=dom.name)
+            # indicator (domain value -> group) per level, and (group -> parent group) per step
+            self._tree = [
+                np.eye(h.n_groups(level))[h.group_of_leaf(level)[leaf_of]]
+                for level in range(h.height + 1)
+            ]
+            self._parents = [
+                np.eye(h.n_groups(level + 1))[_parent_map(h, level)] for level in range(h.height)
+            ]
+
+    def emd(self, hist: np.ndarray) -> np.ndarray:
+        """EMD of each class (row of ``hist``) to the global distribution."""
+        dom = self.domain
+        q = dom.global_counts / dom.global_counts.sum()
+        totals = hist.sum(axis=1, keepdims=True).astype(np.float64)
+        p = np.divide(hist, totals, out=np.zeros(hist.shape), where=totals > 0)
+        diff = p - q[None, :]
+        if self.distance == "equal":
+            return 0.5 * np.abs(diff).sum(axis=1)
+        if self.distance == "ordered":
+            m = dom.size
+            if m <= 1:
+                return np.zeros(hist.shape[0])
+            cum = np.cumsum(diff[:, self._order], axis=1)
+            return np.abs(cum).sum(axis=1) / (m - 1)
+        return self._hierarchical_emd(diff)
+
+    def _hierarchical_emd(self, diff: np.ndarray) -> np.ndarray:
+        """Li et al. 2007, Eq. (4): Σ over inner nodes N of level(N)/H · min(pos, neg).
+
+        pos (neg) is the summed positive (negative) extra mass p−q of N's children.
+        """
+        assert self._tree is not None and self.hierarchy is not None
+        big_h = self.hierarchy.height
+        total = np.zeros(diff.shape[0])
+        for level in range(1, big_h + 1):
+            extra = diff @ self._tree[level - 1]  # extra mass of each child group
+            parent = self._parents[level - 1]
+            pos = np.clip(extra, 0, None) @ parent
+            neg = np.clip(-extra, 0, None) @ parent
+            total += (level / big_h) * np.minimum(pos, neg).sum(axis=1)
+        return total
+
+    def class_ok(self, counts: np.ndarray, hist: np.ndarray | None) -> np.ndarray:
+        assert hist is not None
+        return self.emd(hist) <= self.t + 1e-12
+
+    def describe(self) -> str:
+        return f"{self.t:g}-closeness[{self.distance}]({self.sensitive})"
+
+
+def _parent_map(h: Hierarchy, level: int) -> np.ndarray:
+    """Group index at ``level + 1`` of each group at ``level``."""
+    out = np.zeros(h.n_groups(level), dtype=np.int64)
+    out[h.group_of_leaf(level)] = h.group_of_leaf(level + 1)
+    return out
+
+
+@dataclass
+class DeltaDisclosure(_SensitiveModel):
+    """δ-disclosure privacy: |ln(p(s|class)/p(s))| < δ for every value s (Brickell–Shmatikov 2008).
+
+    A value absent from a class gives −∞ and fails, as in the definition.
+    """
+
+    delta: float = 1.0
+
+    def __post_init__(self) -> None:
+        self.delta = _positive_float("delta", self.delta)
+
+    def class_ok(self, counts: np.ndarray, hist: np.ndarray | None) -> np.ndarray:
+        assert hist is not None
+        dom = self.domain
+        q = dom.global_counts / dom.global_counts.sum()
+        present = q > 0
+        p = hist[:, present] / hist.sum(axis=1, keepdims=True)
+        with np.errstate(divide="ignore"):
+            ratio = np.abs(np.log(p) - np.log(q[present])[None, :])
+        return np.all(ratio < self.delta, axis=1)
+
+    def describe(self) -> str:
+        return f"{self.delta:g}-disclosure({self.sensitive})"
+
+
+@dataclass
+class KEAnonymity(_SensitiveModel):
+    """(k,e)-anonymity: ≥ k distinct sensitive values spanning a range ≥ e (seed 001 Def 2.4.2)."""
+
+    k: int = 2
+    e: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.k = _positive_int("k", self.k)
+        self.e = _positive_float("e", self.e, allow_zero=True)
+
+    def bind(self, domain: SensitiveDomain | None, n_records: int) -> None:
+        super().bind(domain, n_records)
+        if self.domain.numeric is None:
+            raise ConfigError(
+                f"(k,e)-anonymity needs a numeric sensitive attribute; {self.sensitive!r} "
+                "has non-numeric values"
+            )
+
+    def class_ok(self, counts: np.ndarray, hist: np.ndarray | None) -> np.ndarray:
+        assert hist is not None
+        num = self.domain.numeric
+        assert num is not None
+        present = hist > 0
+        hi = np.where(present, num[None, :], -np.inf).max(axis=1)
+        lo = np.where(present, num[None, :], np.inf).min(axis=1)
+        return (np.count_nonzero(present, axis=1) >= self.k) & (hi - lo >= self.e)
+
+    def describe(self) -> str:
+        return f"({self.k},{self.e:g})-anonymity({self.sensitive})"
