@@ -64,6 +64,45 @@ class PrivacyModel(ABC):
         return {"model": type(self).__name__, "description": self.describe()}
 
 
+def sensitive_domain(name: str, codes: np.ndarray, values: np.ndarray) -> SensitiveDomain:
+    """Domain of a sensitive attribute from its codes and distinct values (over all records)."""
+    counts = np.bincount(codes, minlength=values.size)
+    try:
+        numeric = values.astype(np.float64)
+    except ValueError:
+        numeric = None
+    return SensitiveDomain(name, values, counts, numeric)
+
+
+def bind_models(
+    models: list[PrivacyModel],
+    sa_codes: dict[str, np.ndarray],
+    sa_values: dict[str, np.ndarray],
+    n_records: int,
+) -> list[str]:
+    """Bind each model to its sensitive attribute; return the sensitive attributes used, in order.
+
+    Raises ConfigError when a model names a column that is not declared sensitive.
+    """
+    used: list[str] = []
+    for m in models:
+        if m.sensitive:
+            if m.sensitive not in sa_codes:
+                raise ConfigError(
+                    f"{m.describe()}: column {m.sensitive!r} is not a sensitive attribute; "
+                    f"declare it with --sensitive {m.sensitive}"
+                )
+            if m.sensitive not in used:
+                used.append(m.sensitive)
+            m.bind(
+                sensitive_domain(m.sensitive, sa_codes[m.sensitive], sa_values[m.sensitive]),
+                n_records,
+            )
+        else:
+            m.bind(None, n_records)
+    return used
+
+
 def _positive_int(name: str, value: object, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise ConfigError(f"{name} must be an integer ≥ {minimum}, got {value!r}")

@@ -30,7 +30,7 @@ from privlab.errors import ConfigError, InfeasibleError
 from privlab.table.data import MicroTable
 from privlab.table.lattice import ClassTable, Groupify
 from privlab.table.metrics import Loss, Metric
-from privlab.table.models import KAnonymity, PrivacyModel, SensitiveDomain
+from privlab.table.models import KAnonymity, PrivacyModel, bind_models
 
 ProgressFn = Callable[[int, int], None]
 
@@ -77,15 +77,7 @@ class Problem:
         self.models = list(models)
         self.suppression_limit = limit
         self.max_suppressed = math.floor(limit * table.n_rows + 1e-9)
-        sensitive = []
-        for m in self.models:
-            if m.sensitive and m.sensitive not in sensitive:
-                if m.sensitive not in table.sensitive:
-                    raise ConfigError(
-                        f"{m.describe()}: column {m.sensitive!r} is not a sensitive attribute; "
-                        f"declare it with --sensitive {m.sensitive}"
-                    )
-                sensitive.append(m.sensitive)
+        sensitive = bind_models(self.models, table.sa_codes, table.sa_values, table.n_rows)
         self.sensitive = sensitive
         self.groupify = Groupify(
             [table.hierarchies[c] for c in table.qi],
@@ -95,20 +87,9 @@ class Problem:
         )
         self.lattice = self.groupify.lattice
         self._hist_index = {s: i for i, s in enumerate(sensitive)}
-        for m in self.models:
-            m.bind(self._domain(m.sensitive) if m.sensitive else None, table.n_rows)
         self.metric = metric if metric is not None else Loss()
         self.metric.bind(self.groupify)
         self.checks = 0
-
-    def _domain(self, name: str) -> SensitiveDomain:
-        values = self.table.sa_values[name]
-        counts = np.bincount(self.table.sa_codes[name], minlength=values.size)
-        try:
-            numeric = values.astype(np.float64)
-        except ValueError:
-            numeric = None
-        return SensitiveDomain(name, values, counts, numeric)
 
     def check(self, node: int) -> NodeCheck:
         """Evaluate node: which classes satisfy all models, how many records are suppressed."""
