@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from privlab import __version__
+from privlab.cli import table as table_cli
 
 app = typer.Typer(
     name="privlab",
@@ -27,3 +28,6 @@ def main(
     ),
 ) -> None:
     """privlab command line."""
+
+
+app.add_typer(table_cli.app, name="table")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +26,14 @@ from privlab.io.delimited import read_table
 from privlab.table.hierarchy import Hierarchy
 
 
-class Role(str, Enum):
+class Role(StrEnum):
     IDENTIFYING = "identifying"
     QUASI = "quasi"
     SENSITIVE = "sensitive"
     INSENSITIVE = "insensitive"
 
 
-class MissingPolicy(str, Enum):
+class MissingPolicy(StrEnum):
     """What to do with missing cells (null, or a text listed in ``na_values``)."""
 
     ERROR = "error"  #: refuse the table, naming the first missing cell

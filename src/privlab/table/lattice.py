@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from privlab.errors import ConfigError
 from privlab.table.hierarchy import Hierarchy
 
 
@@ -118,7 +119,7 @@ class Groupify:
         for j in range(self.d - 2, -1, -1):
             self.key_radix[j] = self.key_radix[j + 1] * self.n_leaves[j + 1]
         if float(np.prod(self.n_leaves.astype(float))) >= 2.0**62:
-            raise OverflowError(
+            raise ConfigError(
                 "the quasi-identifier domain is too large for 64-bit class keys; "
                 "use fewer quasi-identifiers or coarser hierarchies"
             )

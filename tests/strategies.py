@@ -1,0 +1,48 @@
+"""Hypothesis strategies shared by the table tests: random hierarchies and small tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from hypothesis import strategies as st
+
+from privlab.table.hierarchy import Hierarchy
+
+
+@st.composite
+def hierarchies(draw, name: str = "a", max_leaves: int = 6, max_height: int = 3) -> Hierarchy:
+    """A random valid hierarchy: leaves grouped level by level, single top '*'."""
+    n = draw(st.integers(1, max_leaves))
+    height = draw(st.integers(1, max_height))
+    labels = [[f"{name}{i}" for i in range(n)]]
+    groups = list(range(n))
+    for level in range(1, height):
+        n_prev = max(groups) + 1
+        n_next = draw(st.integers(1, n_prev))
+        parent = [draw(st.integers(0, n_next - 1)) for _ in range(n_prev)]
+        # make the map surjective onto 0..k-1 by renumbering used parents
+        used = {p: i for i, p in enumerate(dict.fromkeys(parent))}
+        parent = [used[p] for p in parent]
+        groups = [parent[g] for g in groups]
+        labels.append([f"{name}L{level}g{g}" for g in groups])
+    labels.append(["*"] * n)
+    rows = [list(r) for r in zip(*labels, strict=True)]
+    return Hierarchy.from_rows(rows, source=f"<random {name}>")
+
+
+@st.composite
+def small_tables(draw, max_qis: int = 3, max_rows: int = 40, with_sensitive: bool = True):
+    """(frame, qi names, hierarchies, sensitive name or None) with values drawn from leaves."""
+    d = draw(st.integers(1, max_qis))
+    names = [f"q{j}" for j in range(d)]
+    hier = {c: draw(hierarchies(name=c)) for c in names}
+    n = draw(st.integers(1, max_rows))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    cols = {c: [hier[c].leaves[i] for i in rng.integers(0, hier[c].n_leaves, n)] for c in names}
+    sensitive = None
+    if with_sensitive:
+        m = draw(st.integers(1, 4))
+        cols["s"] = [f"s{v}" for v in rng.integers(0, m, n)]
+        sensitive = "s"
+    return pl.DataFrame(cols), names, hier, sensitive

@@ -1,0 +1,75 @@
+"""The optimal search equals exhaustive search, and every release satisfies its models."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from privlab.errors import InfeasibleError
+from privlab.table.data import MicroTable
+from privlab.table.metrics import Loss
+from privlab.table.models import DistinctLDiversity, EntropyLDiversity, KAnonymity
+from privlab.table.search import Problem, datafly_search, exhaustive_search, optimal_search
+
+from ..strategies import small_tables
+
+
+@st.composite
+def problems(draw):
+    frame, qis, hier, sa = draw(small_tables())
+    table = MicroTable.from_data(frame, quasi_identifiers=qis, hierarchies=hier, sensitive=[sa])
+    k = draw(st.integers(1, max(1, table.n_rows)))
+    models = [KAnonymity(k)]
+    extra = draw(st.sampled_from(["none", "distinct", "entropy"]))
+    if extra == "distinct":
+        models.append(DistinctLDiversity(sensitive=sa, l=draw(st.integers(1, 3))))
+    elif extra == "entropy":
+        models.append(EntropyLDiversity(sensitive=sa, l=draw(st.floats(1.0, 2.5))))
+    limit = draw(st.sampled_from([0.0, 0.05, 0.2, 0.5, 1.0]))
+    metric = Loss(
+        gs=draw(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0])),
+        aggregation=draw(st.sampled_from(["geometric", "arithmetic"])),
+    )
+    return table, models, limit, metric
+
+
+def _solve(search, table, models, limit, metric):
+    try:
+        return search(Problem(table, models, suppression_limit=limit, metric=metric))
+    except InfeasibleError:
+        return None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_optimal_equals_exhaustive(problem):
+    table, models, limit, metric = problem
+    best = _solve(optimal_search, table, models, limit, metric)
+    reference = _solve(exhaustive_search, table, models, limit, metric)
+    assert (best is None) == (reference is None)
+    if best is not None:
+        assert best.node == reference.node
+        assert best.value == reference.value
+        assert best.suppressed == reference.suppressed
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems(), st.sampled_from([optimal_search, datafly_search]))
+def test_release_satisfies_models_and_accounts_for_rows(problem, search):
+    table, models, limit, metric = problem
+    p = Problem(table, models, suppression_limit=limit, metric=metric)
+    try:
+        result = search(p)
+    except InfeasibleError:
+        return
+    check = p.check(result.node)
+    t = check.table
+    # released classes satisfy every model; suppressed ones are within the limit
+    for m in models:
+        hist = t.sa_hist[0] if m.sensitive else None
+        assert np.all(m.class_ok(t.counts[check.kept], None if hist is None else hist[check.kept]))
+    assert check.suppressed <= np.floor(limit * table.n_rows + 1e-9)
+    # every input row is either released in a kept class or counted as suppressed
+    assert int(t.counts[check.kept].sum()) + check.suppressed == table.n_rows
+    assert result.n_classes == int(check.kept.sum())
