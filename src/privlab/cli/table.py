@@ -107,8 +107,8 @@ def _build_table(opts: dict[str, Any]) -> MicroTable:
         identifying=opts.get("identifying") or [],
         missing=opts.get("missing") or "error",
         na_values=opts.get("na") or ("",),
+        source=str(path),
     )
-    table.source = str(path)
     return table
 
 

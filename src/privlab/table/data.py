@@ -126,17 +126,19 @@ class MicroTable:
         missing: MissingPolicy | str = MissingPolicy.ERROR,
         na_values: Sequence[str] = DEFAULT_NA_VALUES,
         missing_label: str = "?",
+        source: str | None = None,
     ) -> MicroTable:
         """Validate roles and encode ``data`` (a polars/pandas DataFrame or a CSV/Parquet path).
 
         QIs without a hierarchy get a flat one (value → ``*``), i.e. suppression only.
+        ``source`` names the data in error messages (default: the path, or ``<data frame>``).
         Complexity: O(rows × columns).
         """
         if isinstance(data, (str, os.PathLike)):
             expected = list(quasi_identifiers) + list(sensitive) + list(identifying)
             frame, kind, source = read_table(data, expected_columns=expected), "path", str(data)
         else:
-            (frame, kind), source = to_polars(data), "<data frame>"
+            (frame, kind), source = to_polars(data), source or "<data frame>"
         try:
             policy = MissingPolicy(missing)
         except ValueError:
