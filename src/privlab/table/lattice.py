@@ -45,6 +45,14 @@ class Lattice:
         idx = np.arange(self.n_nodes, dtype=np.int64)
         self.levels = ((idx[:, None] // self.radix[None, :]) % sizes[None, :]).astype(np.int16)
         self.level_sum = self.levels.sum(axis=1, dtype=np.int64)
+        # at_least[j][v] / at_most[j][v]: nodes whose level j is >= v / <= v.  An up- or
+        # down-set is then an AND of d precomputed masks (O(d × n_nodes / word size)).
+        self._at_least = [
+            [self.levels[:, j] >= v for v in range(int(h) + 1)] for j, h in enumerate(self.heights)
+        ]
+        self._at_most = [
+            [self.levels[:, j] <= v for v in range(int(h) + 1)] for j, h in enumerate(self.heights)
+        ]
 
     @property
     def bottom(self) -> int:
@@ -68,11 +76,19 @@ class Lattice:
 
     def up_set(self, node: int) -> np.ndarray:
         """Boolean mask of all generalizations of ``node`` (itself included)."""
-        return np.all(self.levels >= self.levels[node], axis=1)
+        mask = np.ones(self.n_nodes, dtype=bool)
+        for j, v in enumerate(self.levels[node].tolist()):
+            if v > 0:
+                mask &= self._at_least[j][v]
+        return mask
 
     def down_set(self, node: int) -> np.ndarray:
         """Boolean mask of all specializations of ``node`` (itself included)."""
-        return np.all(self.levels <= self.levels[node], axis=1)
+        mask = np.ones(self.n_nodes, dtype=bool)
+        for j, v in enumerate(self.levels[node].tolist()):
+            if v < self.heights[j]:
+                mask &= self._at_most[j][v]
+        return mask
 
 
 @dataclass
@@ -185,7 +201,7 @@ class Groupify:
             keys = keys + (self._up[j][a][b][old] - old) * self.key_radix[j]
         if not changed:
             return source
-        order = np.argsort(keys, kind="stable")
+        order = np.argsort(keys)
         sk = keys[order]
         starts = np.flatnonzero(np.concatenate(([True], sk[1:] != sk[:-1])))
         counts = np.add.reduceat(source.counts[order], starts)
