@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import InfeasibleError
 from privlab.table.data import MicroTable
+from privlab.table.hierarchy import Hierarchy
 from privlab.table.metrics import Loss
 from privlab.table.models import DistinctLDiversity, EntropyLDiversity, KAnonymity
 from privlab.table.search import Problem, datafly_search, exhaustive_search, optimal_search
@@ -73,3 +75,28 @@ def test_release_satisfies_models_and_accounts_for_rows(problem, search):
     # every input row is either released in a kept class or counted as suppressed
     assert int(t.counts[check.kept].sum()) + check.suppressed == table.n_rows
     assert result.n_classes == int(check.kept.sum())
+
+
+def test_entropy_l_diversity_with_suppression_is_not_monotone():
+    """Generalizing can suppress *more* records: x=a holds SA {1, 2} (entropy ln 2, passes
+    ℓ = 2), x=b holds ten records of SA 3 (fails).  At the bottom 10 records are suppressed
+    (the limit); at the top the merged class has entropy 0.566 < ln 2 and all 12 fail.  A
+    search that tags the bottom's up-set as satisfied would release the top, breaking the
+    limit; the optimal search must return what exhaustive search returns."""
+    frame = {"x": ["a", "a"] + ["b"] * 10, "s": ["1", "2"] + ["3"] * 10}
+    table = MicroTable.from_data(
+        pl.DataFrame(frame),
+        quasi_identifiers=["x"],
+        hierarchies={"x": Hierarchy.from_rows([["a", "*"], ["b", "*"]])},
+        sensitive=["s"],
+    )
+    models = [EntropyLDiversity(sensitive="s", l=2)]
+    for metric in (Loss(gs=0.5), Loss(gs=1.0)):
+        p = Problem(table, models, suppression_limit=10 / 12, metric=metric)
+        assert not p.monotone
+        top = p.check(p.lattice.top)
+        assert not top.anonymous and top.suppressed == 12
+        best = optimal_search(p)
+        ref = exhaustive_search(Problem(table, models, suppression_limit=10 / 12, metric=metric))
+        assert best.node == ref.node == p.lattice.bottom
+        assert best.suppressed == 10

@@ -1,10 +1,12 @@
 """Privacy models for microdata, evaluated per equivalence class, vectorized over classes.
 
-Every model here is *union-closed*: if two classes satisfy it, so does their union.  Hence,
-with records of violating classes suppressed, the number of suppressed records can only fall
-when a transformation is generalized further, which makes "satisfies the models within the
-suppression limit" monotone over the lattice — the property the optimal search prunes with
-(Kohlmayer et al., Flash; LeFevre et al., Incognito).
+Every model here is *union-closed*: if two classes satisfy it, so does their union, so
+"every class satisfies the models" is monotone over the generalization lattice.  With record
+suppression, monotonicity also needs a class merged with *any* class to pass as soon as one
+part passes (then the suppressed records can only fall as the transformation is generalized):
+``monotone_with_suppression`` says which models have that property (ARX's
+``isMonotonicWithSuppression``).  The optimal search prunes with it (Kohlmayer et al., Flash;
+LeFevre et al., Incognito).
 
 Sources (see ``docs/models.md``):
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -48,6 +51,8 @@ class PrivacyModel(ABC):
     """A per-class privacy criterion; ``sensitive`` names the attribute it protects, if any."""
 
     sensitive: str | None = None
+    #: A class merged with a passing class always passes (see the module docstring).
+    monotone_with_suppression: ClassVar[bool] = False
 
     def bind(self, domain: SensitiveDomain | None, n_records: int) -> None:  # noqa: B027
         """Receive the sensitive attribute's domain before evaluation (default: nothing)."""
@@ -123,6 +128,8 @@ def _positive_float(name: str, value: object, *, allow_zero: bool = False) -> fl
 class KAnonymity(PrivacyModel):
     """Every class has at least ``k`` records (seed 000 Def 3.3)."""
 
+    monotone_with_suppression: ClassVar[bool] = True
+
     k: int
 
     def __post_init__(self) -> None:
@@ -163,6 +170,8 @@ class _SensitiveModel(PrivacyModel):
 @dataclass
 class DistinctLDiversity(_SensitiveModel):
     """Each class has at least ℓ distinct sensitive values (seed 000 §2.3, simplified Def 3.4)."""
+
+    monotone_with_suppression: ClassVar[bool] = True
 
     l: int = 2  # noqa: E741 - the literature's name
 
@@ -360,6 +369,8 @@ class DeltaDisclosure(_SensitiveModel):
 @dataclass
 class KEAnonymity(_SensitiveModel):
     """(k,e)-anonymity: ≥ k distinct sensitive values spanning a range ≥ e (seed 001 Def 2.4.2)."""
+
+    monotone_with_suppression: ClassVar[bool] = True
 
     k: int = 2
     e: float = 0.0

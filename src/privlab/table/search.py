@@ -2,12 +2,20 @@
 
 **Optimal search.**  Nodes are visited best-first by a static lower bound of the metric
 (``Metric.lower_bounds``; ties by height).  A node whose bound exceeds the best value found
-so far is never better, nor is any later node, so the search stops there.  Whether a node
-satisfies the models within the suppression limit is monotone over the lattice (all models
-are union-closed, see :mod:`privlab.table.models`), so each check *tags* the whole up-set
-(satisfied) or down-set (violated).  An unknown node is resolved by a binary search on a
-chain of unknown generalizations starting at it — Flash's strategy (Kohlmayer et al. 2012),
-which tags large parts of the lattice with few checks.  The result equals exhaustive search
+so far is never better, nor is any later node, so the search stops there.  When whether a
+node satisfies the models within the suppression limit is monotone over the lattice, each
+check *tags* the whole up-set (satisfied) or down-set (violated).  An unknown node is then
+resolved by a binary search on a chain of unknown generalizations starting at it — Flash's
+strategy (Kohlmayer et al. 2012), which tags large parts of the lattice with few checks.
+
+Monotonicity (:attr:`Problem.monotone`): every model is union-closed (two classes that
+satisfy it still do once merged), so without suppression anonymity is monotone.  With a
+suppression limit it is monotone only if a class merged with a *passing* class always passes
+too — true for k-anonymity, distinct ℓ-diversity and (k,e)-anonymity, false for entropy and
+recursive ℓ-diversity, t-closeness and δ-disclosure (a small diverse class merged with a big
+homogeneous one fails, so generalizing can suppress *more* records), as ARX's
+``isMonotonicWithSuppression`` also records.  For those, no node is tagged and every node
+whose bound can still beat the best is checked.  The result equals exhaustive search
 (property-tested); ties go to the lowest height, then the lowest lattice index.
 
 Every class table is rolled up from the smallest cached specialization
@@ -90,6 +98,11 @@ class Problem:
         self.metric = metric if metric is not None else Loss()
         self.metric.bind(self.groupify)
         self.checks = 0
+
+    @property
+    def monotone(self) -> bool:
+        """Whether "satisfies the models within the suppression limit" is monotone (see above)."""
+        return self.max_suppressed == 0 or all(m.monotone_with_suppression for m in self.models)
 
     def check(self, node: int) -> NodeCheck:
         """Evaluate node: which classes satisfy all models, how many records are suppressed."""
@@ -191,13 +204,16 @@ def optimal_search(problem: Problem, *, progress: ProgressFn | None = None) -> S
     checks: dict[int, NodeCheck] = {}
     values: dict[int, float] = {}
 
+    monotone = problem.monotone
+
     def check(node: int) -> bool:
         c = problem.check(node)
         if c.anonymous:
-            status[lat.up_set(node) & (status == 0)] = 1
+            if monotone:
+                status[lat.up_set(node) & (status == 0)] = 1
             checks[node] = c
             values[node] = problem.metric.value(c.table, c.kept)
-        else:
+        elif monotone:
             status[lat.down_set(node) & (status == 0)] = -1
         status[node] = 1 if c.anonymous else -1
         return c.anonymous
@@ -227,7 +243,10 @@ def optimal_search(problem: Problem, *, progress: ProgressFn | None = None) -> S
         if best_node is not None and lb[node] > best_value + 1e-9 * max(1.0, abs(best_value)):
             break
         if status[node] == 0:
-            resolve(node)
+            if monotone:
+                resolve(node)
+            else:
+                check(node)
         if status[node] != 1:
             continue
         if node not in values:
