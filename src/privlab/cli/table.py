@@ -32,12 +32,11 @@ from privlab.cli.specs import (
 )
 from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import read_table, write_table
-from privlab.table.anonymize import ALGORITHMS, release_frame, suppressed_mask
+from privlab.table.anonymize import ALGORITHMS, anonymize_table
 from privlab.table.assess import assess
 from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.models import KAnonymity, PrivacyModel
-from privlab.table.search import Problem, datafly_search, optimal_search
 
 app = typer.Typer(help="Anonymize microdata tables and measure their risk.", no_args_is_help=True)
 
@@ -217,15 +216,16 @@ def anonymize(
     if algo == "mondrian":
         summary, frame = _run_mondrian(table, models, opts)
     else:
-        problem = Problem(table, models, suppression_limit=limit, metric=metric_obj)
         with progress_bar("searching lattice", enabled=not json_out) as progress:
-            if algo == "optimal":
-                result = optimal_search(problem, progress=progress)
-            else:
-                result = datafly_search(problem)
-        mask = suppressed_mask(problem, result.node)
-        frame = release_frame(table, problem.lattice.levels[result.node], mask)
-        summary = result.to_dict()
+            release = anonymize_table(
+                table,
+                models,
+                suppression_limit=limit,
+                metric=metric_obj,
+                algorithm=algo,
+                progress=progress,
+            )
+        frame, summary = release.data, release.to_dict()
     if opts.get("output"):
         write_table(frame, opts["output"], delimiter=opts.get("delimiter") or ",")
         summary["output"] = str(opts["output"])

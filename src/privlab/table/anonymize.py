@@ -101,7 +101,29 @@ def anonymize(
         identifying=identifying,
         missing=missing,
     )
-    problem = Problem(table, all_models, suppression_limit=suppression_limit, metric=metric)
+    return anonymize_table(
+        table,
+        all_models,
+        suppression_limit=suppression_limit,
+        metric=metric,
+        algorithm=algorithm,
+        progress=progress,
+    )
+
+
+def anonymize_table(
+    table: MicroTable,
+    models: Sequence[PrivacyModel],
+    *,
+    suppression_limit: float = 0.0,
+    metric: Metric | None = None,
+    algorithm: str = "optimal",
+    progress: ProgressFn | None = None,
+) -> Release:
+    """Search the generalization lattice of an encoded table and apply the chosen node."""
+    if algorithm not in ALGORITHMS:
+        raise ConfigError(f"algorithm {algorithm!r}: use one of {', '.join(ALGORITHMS)}")
+    problem = Problem(table, models, suppression_limit=suppression_limit, metric=metric)
     if algorithm == "optimal":
         result = optimal_search(problem, progress=progress)
     else:
