@@ -11,17 +11,21 @@ from privlab.cli.main import app
 
 runner = CliRunner()
 
-DATA = "zip;age;sex;disease\n" + "\n".join(
-    f"{z};{a};{s};{d}"
-    for z, a, s, d in [
-        ("13053", "28", "F", "flu"),
-        ("13068", "29", "M", "flu"),
-        ("13068", "21", "F", "cold"),
-        ("13053", "23", "M", "cancer"),
-        ("14853", "50", "F", "flu"),
-        ("14853", "55", "M", "cold"),
-    ]
-) + "\n"
+DATA = (
+    "zip;age;sex;disease\n"
+    + "\n".join(
+        f"{z};{a};{s};{d}"
+        for z, a, s, d in [
+            ("13053", "28", "F", "flu"),
+            ("13068", "29", "M", "flu"),
+            ("13068", "21", "F", "cold"),
+            ("13053", "23", "M", "cancer"),
+            ("14853", "50", "F", "flu"),
+            ("14853", "55", "M", "cold"),
+        ]
+    )
+    + "\n"
+)
 ZIP_H = "13053;1305*;130**;*\n13068;1306*;130**;*\n14853;1485*;148**;*\n"
 
 
@@ -67,7 +71,9 @@ def test_good_input_writes_release(files):
 
 def test_unknown_hierarchy_value(files, tmp_path):
     h = write(tmp_path, "zip_short.csv", "13053;1305*;130**;*\n13068;1306*;130**;*\n")
-    assert_rejected(anonymize(files, "-k", "2", zip_h=h), files, "data.csv, line 6", "'14853'", "hierarchy")
+    assert_rejected(
+        anonymize(files, "-k", "2", zip_h=h), files, "data.csv, line 6", "'14853'", "hierarchy"
+    )
 
 
 def test_missing_value_under_error_policy(files, tmp_path):
@@ -99,7 +105,9 @@ def test_duplicate_column_names(files, tmp_path):
 
 
 def test_levels_that_do_not_nest(files, tmp_path):
-    h = write(tmp_path, "bad.csv", "13053;1305*;130**;*\n13068;1305*;148**;*\n14853;1485*;148**;*\n")
+    h = write(
+        tmp_path, "bad.csv", "13053;1305*;130**;*\n13068;1305*;148**;*\n14853;1485*;148**;*\n"
+    )
     assert_rejected(anonymize(files, "-k", "2", zip_h=h), files, "do not nest", "line 2", "'1305*'")
 
 

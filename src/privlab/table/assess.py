@@ -23,6 +23,7 @@ from privlab.table.models import (
     TCloseness,
     bind_models,
     class_entropy,
+    disclosure_delta,
     sensitive_domain,
 )
 
@@ -87,10 +88,7 @@ def assess(table: MicroTable, models: Sequence[PrivacyModel] = ()) -> Assessment
         tail = r[:, 1:].sum(axis=1)
         rec_c = None if np.any(tail == 0) else float(np.max(r[:, 0] / tail))
         t_eq, t_ord = (_max_emd(dom, hist, d, table.n_rows) for d in ("equal", "ordered"))
-        q = dom.global_counts / dom.global_counts.sum()
-        p = hist / hist.sum(axis=1, keepdims=True)
-        with np.errstate(divide="ignore"):
-            delta = float(np.max(np.abs(np.log(p) - np.log(q)[None, :])))
+        delta = float(np.max(disclosure_delta(hist, dom.global_counts)))
         ke = None
         if dom.numeric is not None:
             present = hist > 0

@@ -18,11 +18,20 @@ Sources (see ``docs/models.md``):
 * δ-disclosure privacy — Brickell & Shmatikov 2008.
 * (k,e)-anonymity — seed 001 §2.1 (Def 2.4.2): ≥ k distinct sensitive values and a range ≥ e.
 
+**ARX parity** (``docs/adr/0001-arx-semantics.md``).  Each model was checked line by line
+against ARX's ``org.deidentifier.arx.criteria`` class of the same name; the docstrings say
+where privlab follows ARX and where it deliberately follows the paper instead.  One rule for
+thresholds: a statistic within a relative 1e-12 of its threshold is treated as *equal* to it
+and the definition's comparison decides (≥ and ≤ pass, < fails).  ARX compares raw doubles,
+so the two can disagree only on such exact ties (e.g. ARX rejects a class with two values
+three times each for entropy 2-diversity, on rounding).
+
 Each ``class_ok`` call is O(m × |domain|) for m classes.
 """
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -108,6 +117,29 @@ def bind_models(
     return used
 
 
+#: Relative tolerance within which a statistic counts as equal to its threshold.
+TIE_TOLERANCE = 1e-12
+
+
+def _tol(bound: float | np.ndarray) -> float | np.ndarray:
+    return TIE_TOLERANCE * np.maximum(1.0, np.abs(bound))
+
+
+def at_least(x: np.ndarray, bound: float | np.ndarray) -> np.ndarray:
+    """``x ≥ bound``, ties (within :data:`TIE_TOLERANCE`) passing."""
+    return x >= bound - _tol(bound)
+
+
+def at_most(x: np.ndarray, bound: float | np.ndarray) -> np.ndarray:
+    """``x ≤ bound``, ties passing."""
+    return x <= bound + _tol(bound)
+
+
+def below(x: np.ndarray, bound: float | np.ndarray) -> np.ndarray:
+    """``x < bound`` strictly, ties failing."""
+    return x < bound - _tol(bound)
+
+
 def _positive_int(name: str, value: object, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise ConfigError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
@@ -126,11 +158,16 @@ def _positive_float(name: str, value: object, *, allow_zero: bool = False) -> fl
 
 @dataclass
 class KAnonymity(PrivacyModel):
-    """Every class has at least ``k`` records (seed 000 Def 3.3)."""
+    """Every class has at least ``k`` records (seed 000 Def 3.3).
 
-    monotone_with_suppression: ClassVar[bool] = True
+    ARX: ``criteria/KAnonymity.java`` — k is ARX's *minimal class size*
+    (``getMinimalClassSize``); ``HashGroupify.isPrivacyModelFulfilled`` fails a class with
+    ``count < k``, i.e. the same ``count ≥ k``.  Unlike ARX, ``k`` larger than the table is
+    rejected up front (no transformation could satisfy it without suppressing everything).
+    """
 
     k: int
+    monotone_with_suppression: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         self.k = _positive_int("k", self.k)
@@ -169,11 +206,13 @@ class _SensitiveModel(PrivacyModel):
 
 @dataclass
 class DistinctLDiversity(_SensitiveModel):
-    """Each class has at least ℓ distinct sensitive values (seed 000 §2.3, simplified Def 3.4)."""
+    """Each class has at least ℓ distinct sensitive values (seed 000 §2.3, simplified Def 3.4).
 
-    monotone_with_suppression: ClassVar[bool] = True
+    ARX: ``criteria/DistinctLDiversity.java`` — ``distribution.size() >= l``; identical.
+    """
 
     l: int = 2  # noqa: E741 - the literature's name
+    monotone_with_suppression: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         self.l = _positive_int("l", self.l)
@@ -199,8 +238,18 @@ def class_entropy(hist: np.ndarray) -> np.ndarray:
 class EntropyLDiversity(_SensitiveModel):
     """Entropy of each class's sensitive distribution ≥ log ℓ (seed 000 Def 3.4).
 
-    ℓ may be fractional (Table 3.2 of seed 000 is 2^1.5 ≈ 2.83-diverse).  A relative
-    tolerance of 1e-12 absorbs rounding, so a uniform class over ℓ values passes.
+    ℓ may be fractional (Table 3.2 of seed 000 is 2^1.5 ≈ 2.83-diverse).  The base of the
+    logarithm cancels (natural logs here).  A class also needs ⌈ℓ⌉ distinct values — implied
+    by the entropy bound (k values have entropy ≤ log k), checked exactly as ARX does.
+
+    ARX: ``criteria/EntropyLDiversity.java`` with the default ``EntropyEstimator.SHANNON``:
+    fail when fewer than ⌈ℓ⌉ values, else pass iff Σ n·ln n ≤ N·(ln N − ln ℓ), which is
+    H ≥ ln ℓ.  Same definition; ARX has no tie tolerance and, on rounding, rejects some
+    classes exactly at the bound (two values three times each, ℓ = 2), which the definition
+    accepts and privlab accepts.  ARX's optional ``GRASSBERGER`` estimator (Stammler et al.,
+    PSD 2016) is not the paper's definition and not offered: it is not union-closed (classes
+    with counts (5,5) and (3,3) estimate 0.908 and 1.067 nats, their union (8,8) 0.691), so
+    the optimal search could not prune with it — ARX flags it monotone all the same.
     """
 
     l: float = 2.0  # noqa: E741
@@ -212,8 +261,8 @@ class EntropyLDiversity(_SensitiveModel):
 
     def class_ok(self, counts: np.ndarray, hist: np.ndarray | None) -> np.ndarray:
         assert hist is not None
-        bound = np.log(self.l)
-        return class_entropy(hist) >= bound - 1e-12 * max(1.0, bound)
+        enough = np.count_nonzero(hist, axis=1) >= math.ceil(self.l)
+        return enough & at_least(class_entropy(hist), math.log(self.l))
 
     def describe(self) -> str:
         return f"entropy-{self.l:g}-diversity({self.sensitive})"
@@ -224,7 +273,13 @@ class RecursiveCLDiversity(_SensitiveModel):
     """Recursive (c,ℓ)-diversity: r_1 < c·(r_ℓ + … + r_m) with counts sorted descending.
 
     Source: Machanavajjhala et al., "ℓ-Diversity", TKDD 2007, Def 4.2 (not in the seeds).
-    A class with fewer than ℓ distinct values has an empty tail and fails.
+    Strict: a class exactly at r_1 = c·(r_ℓ + … + r_m) fails.  A class with fewer than ℓ
+    distinct values has an empty tail and fails.
+
+    ARX: ``criteria/RecursiveCLDiversity.java`` — fewer than ℓ values fail, else
+    ``r_1 < c · (r_ℓ + … + r_m)``; identical, except that ARX compares the double ``c·tail``
+    as is, so a tie broken by rounding (c = 1.1, counts (55, 50), ℓ = 2: 1.1·50 =
+    55.00000000000001) passes in ARX and fails here, as the definition says.
     """
 
     c: float = 3.0
@@ -238,7 +293,8 @@ class RecursiveCLDiversity(_SensitiveModel):
         assert hist is not None
         r = -np.sort(-hist, axis=1)
         tail = r[:, self.l - 1 :].sum(axis=1) if self.l <= r.shape[1] else np.zeros(r.shape[0])
-        return r[:, 0] < self.c * tail
+        enough = np.count_nonzero(hist, axis=1) >= self.l
+        return enough & below(r[:, 0].astype(np.float64), self.c * tail)
 
     def describe(self) -> str:
         return f"recursive-({self.c:g},{self.l})-diversity({self.sensitive})"
@@ -249,9 +305,21 @@ class TCloseness(_SensitiveModel):
     """Earth mover's distance between each class's and the table's distribution ≤ t.
 
     ``distance``: ``equal`` (½ Σ|p−q|), ``ordered`` (values in numeric order when they all
-    parse as numbers, else in text order; ground distance |i−j|/(m−1)), or ``hierarchical``
-    (ground distance = height of the lowest common ancestor / tree height, over ``hierarchy``).
+    parse as numbers, else in text order; ground distance |i−j|/(m−1) over the m distinct
+    values of the table), or ``hierarchical`` (ground distance = height of the lowest common
+    ancestor / tree height, over ``hierarchy``).  A class exactly at t passes (≤).
     Source: seed 000 Def 3.5; formulas from Li et al., ICDE 2007, §4.
+
+    ARX: ``criteria/EqualDistanceTCloseness.java`` (½·(1 + Σ_{p_i>0}(|q_i−p_i| − q_i)) ≤ t,
+    the same quantity), ``criteria/OrderedDistanceTCloseness.java`` (Σ|cumulative p−q| ≤
+    t·(m−1) with m the size of the attribute's dictionary) and
+    ``criteria/HierarchicalDistanceTCloseness.java`` (Li et al.'s Σ level(N)/H ·
+    min(pos, neg) over inner nodes, on integer counts, H = hierarchy columns − 1); the
+    global distribution is over all input records in both.  Differences: ARX orders values
+    for the ordered distance by the attribute's declared ``DataType`` (default ``STRING``:
+    "10" < "9"), privlab numerically whenever every value parses; and ARX registers a
+    hierarchy's inner labels in the attribute's dictionary when hierarchical t-closeness is
+    also used on it, which inflates ARX's m for an ordered model on the same attribute.
     """
 
     t: float = 0.2
@@ -327,7 +395,7 @@ class TCloseness(_SensitiveModel):
 
     def class_ok(self, counts: np.ndarray, hist: np.ndarray | None) -> np.ndarray:
         assert hist is not None
-        return self.emd(hist) <= self.t + 1e-12
+        return at_most(self.emd(hist), self.t)
 
     def describe(self) -> str:
         return f"{self.t:g}-closeness[{self.distance}]({self.sensitive})"
@@ -340,11 +408,38 @@ def _parent_map(h: Hierarchy, level: int) -> np.ndarray:
     return out
 
 
+def disclosure_delta(hist: np.ndarray, global_counts: np.ndarray) -> np.ndarray:
+    """Per class, max over sensitive values s of |log₂(p(s|class) / p(s))|.
+
+    Values absent from the whole table are skipped; a value of the table absent from the
+    class gives +∞ (log 0).  The ratio is formed from integer products, so exact ratios
+    such as 2 give exact logarithms.  A class is δ-disclosure-private iff the result is < δ.
+    """
+    present = global_counts > 0
+    h = hist[:, present].astype(np.float64)
+    n = h.sum(axis=1, keepdims=True)
+    big_n = float(global_counts.sum())
+    ratio = (h * big_n) / (n * global_counts[present].astype(np.float64)[None, :])
+    with np.errstate(divide="ignore"):
+        return np.abs(np.log2(ratio)).max(axis=1, initial=0.0)
+
+
 @dataclass
 class DeltaDisclosure(_SensitiveModel):
-    """δ-disclosure privacy: |ln(p(s|class)/p(s))| < δ for every value s (Brickell–Shmatikov 2008).
+    """δ-disclosure privacy: |log₂(p(s|class) / p(s))| < δ for every value s.
 
-    A value absent from a class gives −∞ and fails, as in the definition.
+    Source: Brickell & Shmatikov, KDD 2008, Def. 4.
+
+    Strict: a class exactly at δ fails.  A value of the table absent from a class gives
+    log 0 = −∞ and fails, as in the definition ("for all s ∈ S"): every class must contain
+    every sensitive value, which is what makes the model union-closed.
+
+    ARX: ``criteria/DDisclosurePrivacy.java`` — the logarithm is base 2 (the paper writes
+    ``log`` without a base; privlab follows ARX, and the bits convention of seed 000 §2.2).
+    Deliberate difference: ARX only loops over the values *present* in the class, so a
+    class missing a sensitive value can pass in ARX; that contradicts the definition (and is
+    why ARX flags the model as not monotone even without suppression).  Across ARX and
+    privlab, results agree on every class that contains all sensitive values.
     """
 
     delta: float = 1.0
@@ -354,13 +449,7 @@ class DeltaDisclosure(_SensitiveModel):
 
     def class_ok(self, counts: np.ndarray, hist: np.ndarray | None) -> np.ndarray:
         assert hist is not None
-        dom = self.domain
-        q = dom.global_counts / dom.global_counts.sum()
-        present = q > 0
-        p = hist[:, present] / hist.sum(axis=1, keepdims=True)
-        with np.errstate(divide="ignore"):
-            ratio = np.abs(np.log(p) - np.log(q[present])[None, :])
-        return np.all(ratio < self.delta, axis=1)
+        return below(disclosure_delta(hist, self.domain.global_counts), self.delta)
 
     def describe(self) -> str:
         return f"{self.delta:g}-disclosure({self.sensitive})"
@@ -368,12 +457,14 @@ class DeltaDisclosure(_SensitiveModel):
 
 @dataclass
 class KEAnonymity(_SensitiveModel):
-    """(k,e)-anonymity: ≥ k distinct sensitive values spanning a range ≥ e (seed 001 Def 2.4.2)."""
+    """(k,e)-anonymity: ≥ k distinct sensitive values spanning a range ≥ e (seed 001 Def 2.4.2).
 
-    monotone_with_suppression: ClassVar[bool] = True
+    Both bounds are inclusive, as in seed 001 §2.1 (Def 2.3.3 / 2.4.2).  Not in ARX.
+    """
 
     k: int = 2
     e: float = 0.0
+    monotone_with_suppression: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         self.k = _positive_int("k", self.k)
@@ -394,7 +485,7 @@ class KEAnonymity(_SensitiveModel):
         present = hist > 0
         hi = np.where(present, num[None, :], -np.inf).max(axis=1)
         lo = np.where(present, num[None, :], np.inf).min(axis=1)
-        return (np.count_nonzero(present, axis=1) >= self.k) & (hi - lo >= self.e)
+        return (np.count_nonzero(present, axis=1) >= self.k) & at_least(hi - lo, self.e)
 
     def describe(self) -> str:
         return f"({self.k},{self.e:g})-anonymity({self.sensitive})"

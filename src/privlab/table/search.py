@@ -84,7 +84,9 @@ class Problem:
         self.table = table
         self.models = list(models)
         self.suppression_limit = limit
-        self.max_suppressed = math.floor(limit * table.n_rows + 1e-9)
+        # ARX: (int) Math.floor(relMaxOutliers × N), no epsilon (ARXConfiguration); 0.29 × 100
+        # floors to 28 in floating point, so we do the same to release what ARX releases.
+        self.max_suppressed = math.floor(limit * table.n_rows)
         sensitive = bind_models(self.models, table.sa_codes, table.sa_values, table.n_rows)
         self.sensitive = sensitive
         self.groupify = Groupify(
