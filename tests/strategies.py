@@ -7,6 +7,7 @@ import polars as pl
 from hypothesis import strategies as st
 
 from privlab.table.hierarchy import Hierarchy
+from privlab.table.metrics import AGGREGATIONS, METRICS
 
 
 @st.composite
@@ -46,3 +47,28 @@ def small_tables(draw, max_qis: int = 3, max_rows: int = 40, with_sensitive: boo
         cols["s"] = [f"s{v}" for v in rng.integers(0, m, n)]
         sensitive = "s"
     return pl.DataFrame(cols), names, hier, sensitive
+
+
+GS = [0.0, 0.25, 0.5, 0.75, 1.0]
+
+
+@st.composite
+def metric_specs(draw, name: str | None = None) -> tuple[str, dict[str, object]]:
+    """A metric name (drawn unless given) and a random valid set of its options."""
+    if name is None:
+        name = draw(st.sampled_from(sorted(METRICS)))
+    options: dict[str, object] = {}
+    if name == "loss":
+        options["gs"] = draw(st.sampled_from(GS))
+        options["aggregation"] = draw(st.sampled_from(["geometric", "arithmetic"]))
+    elif name == "aecs":
+        options["gs"] = draw(st.sampled_from(GS))
+    elif name in ("entropy", "precision"):
+        options["monotonic"] = draw(st.booleans())
+        options["gs"] = draw(st.sampled_from(GS))
+        options["aggregation"] = draw(st.sampled_from(AGGREGATIONS))
+    elif name == "height":
+        options["aggregation"] = draw(st.sampled_from(AGGREGATIONS))
+    elif name == "kl":
+        options["arx_weights"] = draw(st.booleans())
+    return name, options

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from privlab.errors import ConfigError
 from privlab.table.hierarchy import Hierarchy
-from privlab.table.metrics import Loss, Metric
+from privlab.table.metrics import METRICS, Metric, make_metric, metric_options
 from privlab.table.models import (
     DeltaDisclosure,
     DistinctLDiversity,
@@ -109,10 +109,27 @@ def parse_ke(spec: str) -> PrivacyModel:
     return KEAnonymity(sensitive=parts[0], k=int(k), e=_number("--ke", spec, parts[2]))
 
 
-METRICS = ("loss",)
+def parse_metric(name: str, gs: float | None = None, aggregation: str | None = None) -> Metric:
+    """``--metric NAME`` (with ``--gs`` and ``--aggregation``) into a metric object.
 
-
-def parse_metric(name: str, gs: float, aggregation: str) -> Metric:
-    if name == "loss":
-        return Loss(gs=gs, aggregation=aggregation)
-    raise ConfigError(f"--metric {name!r}: use one of {', '.join(METRICS)}")
+    Names: the keys of :data:`privlab.table.metrics.METRICS` (loss, dm, dm-star, aecs,
+    entropy, precision, kl, height), case-insensitive.  An option left out (None) keeps the
+    metric's own default (ARX's); an option the metric does not have is an error naming the
+    metrics that do have it.
+    """
+    key = str(name).strip().lower()
+    if key not in METRICS:
+        raise ConfigError(f"--metric {name!r}: unknown metric; use one of {', '.join(METRICS)}")
+    takes = metric_options(key)
+    options: dict[str, object] = {}
+    for flag, option, value in (("--gs", "gs", gs), ("--aggregation", "aggregation", aggregation)):
+        if value is None or value == "":
+            continue
+        if option not in takes:
+            having = [m for m in METRICS if option in metric_options(m)]
+            raise ConfigError(
+                f"{flag} {value}: --metric {key} has no such option; "
+                f"{flag} applies to {', '.join(having)}"
+            )
+        options[option] = value
+    return make_metric(key, **options)

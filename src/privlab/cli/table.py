@@ -179,9 +179,21 @@ def anonymize(
     suppression: str | None = typer.Option(
         None, "--suppression", help="Record suppression limit: fraction or percent (0.02, 2%)."
     ),
-    metric: str | None = typer.Option(None, "--metric", help="Utility metric: loss."),
-    gs: float | None = typer.Option(None, "--gs", help="Loss: generalization/suppression factor."),
-    aggregation: str | None = typer.Option(None, "--aggregation", help="geometric | arithmetic"),
+    metric: str | None = typer.Option(
+        None,
+        "--metric",
+        help="Utility metric: loss, dm, dm-star, aecs, entropy, precision, kl, height.",
+    ),
+    gs: float | None = typer.Option(
+        None,
+        "--gs",
+        help="gs in [0, 1]: generalization vs suppression (loss, aecs, entropy, precision).",
+    ),
+    aggregation: str | None = typer.Option(
+        None,
+        "--aggregation",
+        help="geometric | arithmetic | sum | max (which ones: docs/metrics.md)",
+    ),
     algorithm: str | None = typer.Option(None, "--algorithm", help="optimal | datafly | mondrian"),
     numeric: list[str] | None = typer.Option(
         None, "--numeric", help="Mondrian: QI split on numeric values (repeatable)."
@@ -204,11 +216,7 @@ def anonymize(
     if algo not in (*ALGORITHMS, "mondrian"):
         raise ConfigError(f"--algorithm {algo!r}: use optimal, datafly or mondrian")
     limit = parse_fraction("--suppression", opts.get("suppression") or 0)
-    metric_obj = parse_metric(
-        opts.get("metric") or "loss",
-        opts.get("gs", 0.5) if opts.get("gs") is not None else 0.5,
-        opts.get("aggregation") or "geometric",
-    )
+    metric_obj = parse_metric(opts.get("metric") or "loss", opts.get("gs"), opts.get("aggregation"))
     table = _build_table(opts)
     models = _build_models(opts, required=True)
     if opts.get("output") and Path(opts["output"]).resolve() == Path(opts["input"]).resolve():
