@@ -13,7 +13,15 @@ from privlab.errors import InfeasibleError
 from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.metrics import METRICS, Loss, make_metric
-from privlab.table.models import DistinctLDiversity, EntropyLDiversity, KAnonymity
+from privlab.table.models import (
+    DeltaDisclosure,
+    DistinctLDiversity,
+    EntropyLDiversity,
+    KAnonymity,
+    KEAnonymity,
+    RecursiveCLDiversity,
+    TCloseness,
+)
 from privlab.table.search import Problem, datafly_search, exhaustive_search, optimal_search
 
 from ..strategies import metric_specs, small_tables
@@ -23,14 +31,30 @@ from ..strategies import metric_specs, small_tables
 def problems(draw, metric_name: str | None = None):
     """A random table, models, suppression limit and metric (of ``metric_name`` if given)."""
     frame, qis, hier, sa = draw(small_tables())
+    frame = frame.with_columns(pl.col(sa).str.slice(1))  # "s3" -> "3": a numeric SA
     table = MicroTable.from_data(frame, quasi_identifiers=qis, hierarchies=hier, sensitive=[sa])
     k = draw(st.integers(1, max(1, table.n_rows)))
     models = [KAnonymity(k)]
-    extra = draw(st.sampled_from(["none", "distinct", "entropy"]))
+    extra = draw(
+        st.sampled_from(
+            ["none", "distinct", "entropy", "recursive", "t-equal", "t-ordered", "delta", "ke"]
+        )
+    )
     if extra == "distinct":
         models.append(DistinctLDiversity(sensitive=sa, l=draw(st.integers(1, 3))))
     elif extra == "entropy":
         models.append(EntropyLDiversity(sensitive=sa, l=draw(st.floats(1.0, 2.5))))
+    elif extra == "recursive":
+        c = draw(st.sampled_from([0.5, 1.0, 2.0, 4.0]))
+        models.append(RecursiveCLDiversity(sensitive=sa, c=c, l=draw(st.integers(1, 3))))
+    elif extra.startswith("t-"):
+        t = draw(st.sampled_from([0.1, 0.25, 0.5, 0.9]))
+        models.append(TCloseness(sensitive=sa, t=t, distance=extra[2:]))
+    elif extra == "delta":
+        models.append(DeltaDisclosure(sensitive=sa, delta=draw(st.sampled_from([0.5, 1.0, 3.0]))))
+    elif extra == "ke":
+        e = draw(st.sampled_from([0.0, 1.0, 2.0]))
+        models.append(KEAnonymity(sensitive=sa, k=draw(st.integers(1, 3)), e=e))
     limit = draw(st.sampled_from([0.0, 0.05, 0.2, 0.5, 1.0]))
     name, options = draw(metric_specs(metric_name))
     return table, models, limit, make_metric(name, **options)
