@@ -15,7 +15,9 @@ too — true for k-anonymity, distinct ℓ-diversity and (k,e)-anonymity, false 
 recursive ℓ-diversity, t-closeness and δ-disclosure (a small diverse class merged with a big
 homogeneous one fails, so generalizing can suppress *more* records), as ARX's
 ``isMonotonicWithSuppression`` also records.  For those, no node is tagged and every node
-whose bound can still beat the best is checked.  The result equals exhaustive search
+whose bound can still beat the best is checked — except the specializations of a node
+where the monotone models alone already exceed the limit (as ARX separates monotone and
+non-monotone criteria).  The result equals exhaustive search
 (property-tested); ties go to the lowest height, then the lowest lattice index.
 
 Every class table is rolled up from the smallest cached specialization
@@ -52,6 +54,9 @@ class NodeCheck:
     kept: np.ndarray
     suppressed: int
     anonymous: bool
+    #: The models that are monotone with suppression already exceed the limit here, so
+    #: every specialization violates too (whatever the other models say).
+    monotone_part_violated: bool = False
 
 
 class Problem:
@@ -110,12 +115,20 @@ class Problem:
         """Evaluate node: which classes satisfy all models, how many records are suppressed."""
         t = self.groupify.table(node)
         kept = np.ones(t.n_classes, dtype=bool)
-        for m in self.models:
-            hist = t.sa_hist[self._hist_index[m.sensitive]] if m.sensitive else None
-            kept &= m.class_ok(t.counts, hist)
+        # monotone models first: if they alone exceed the limit, the node's down-set violates
+        part_violated = False
+        for monotone_pass in (True, False):
+            for m in self.models:
+                if m.monotone_with_suppression is monotone_pass:
+                    hist = t.sa_hist[self._hist_index[m.sensitive]] if m.sensitive else None
+                    kept &= m.class_ok(t.counts, hist)
+            if monotone_pass:
+                part_violated = int(t.counts[~kept].sum()) > self.max_suppressed
         suppressed = int(t.counts[~kept].sum())
         self.checks += 1
-        return NodeCheck(node, t, kept, suppressed, suppressed <= self.max_suppressed)
+        return NodeCheck(
+            node, t, kept, suppressed, suppressed <= self.max_suppressed, part_violated
+        )
 
     def levels_of(self, node: int) -> dict[str, int]:
         return {c: int(v) for c, v in zip(self.table.qi, self.lattice.levels[node], strict=True)}
@@ -215,7 +228,7 @@ def optimal_search(problem: Problem, *, progress: ProgressFn | None = None) -> S
                 status[lat.up_set(node) & (status == 0)] = 1
             checks[node] = c
             values[node] = problem.metric.value(c.table, c.kept)
-        elif monotone:
+        elif monotone or c.monotone_part_violated:
             status[lat.down_set(node) & (status == 0)] = -1
         status[node] = 1 if c.anonymous else -1
         return c.anonymous
