@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
 
 from privlab.errors import ConfigError
 from privlab.table.hierarchy import Hierarchy
+from privlab.table.hierarchy_builders import HIERARCHY_KINDS, build_hierarchy
 from privlab.table.metrics import METRICS, Metric, make_metric, metric_options
 from privlab.table.models import (
     DeltaDisclosure,
@@ -133,3 +139,212 @@ def parse_metric(name: str, gs: float | None = None, aggregation: str | None = N
             )
         options[option] = value
     return make_metric(key, **options)
+
+
+# ---------------------------------------------------------------------------- hierarchies
+#: Label of the missing-value leaf under ``--missing category`` (MicroTable's default).
+CLI_MISSING_LABEL = "?"
+
+HIERARCHY_SPEC_HELP = (
+    "interval:width=W[,fanout=F,levels=N,start=S,bottom=B,top=T] | order[:group=G or G1/G2] | "
+    "masking[:char=C,pad=P,from=right|left] | date[:format=F,LEVEL,...] with LEVEL in "
+    "week, month, quarter, year, decade"
+)
+
+
+@dataclass(frozen=True)
+class HierarchySpec:
+    """A hierarchy to build from the data: a kind and the builder's keyword parameters."""
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def build(
+        self,
+        values: Any,
+        *,
+        column: str,
+        source: str | None = None,
+        missing_label: str | None = None,
+        first_line: int = 2,
+    ) -> Hierarchy:
+        """Run the builder of :mod:`privlab.table.hierarchy_builders` on ``values``."""
+        return build_hierarchy(
+            self.kind,
+            values,
+            column=column,
+            source=source,
+            missing_label=missing_label,
+            first_line=first_line,
+            **self.params,
+        )
+
+
+def parse_sizes(option: str, text: str) -> list[int]:
+    """``3`` → [3]; ``4/2`` or ``4,2`` → [4, 2] (group sizes per level)."""
+    parts = [p.strip() for p in str(text).replace("/", ",").split(",")]
+    if not parts or any(p == "" for p in parts):
+        raise ConfigError(f"{option} {text!r}: expected a group size such as 3, or 4/2 per level")
+    sizes = []
+    for p in parts:
+        value = _number(option, text, p)
+        if value != int(value) or value < 2:
+            raise ConfigError(f"{option} {text!r}: group sizes must be whole numbers >= 2")
+        sizes.append(int(value))
+    return sizes
+
+
+def parse_hierarchy_spec(
+    spec: str, option: str = "--hierarchy", column: str | None = None
+) -> HierarchySpec:
+    """Parse an inline hierarchy spec (the part after ``COLUMN=``).
+
+    Forms: ``interval:width=5,top=90`` (keys width [required], fanout, levels, start,
+    bottom, top), ``order`` / ``order:group=3`` / ``order:group=4/2`` (group sizes; default
+    2), ``masking`` / ``masking:char=#,from=left`` (keys char, pad, from), ``date`` /
+    ``date:month,year`` / ``date:format=%d.%m.%Y,year,decade`` (bare words are the levels;
+    default month, year, decade).  Parameters are separated by commas, so a date format
+    cannot contain one.  Errors name the option and the item.
+    """
+    where = f"{option} {column}={spec}" if column else f"{option} {spec!r}"
+
+    def fail(message: str) -> ConfigError:
+        return ConfigError(f"{where}: {message}")
+
+    def number(key: str, text: str, whole: bool = False) -> float | int:
+        try:
+            value = float(text)
+        except ValueError:
+            raise fail(f"{key} {text!r} is not a number") from None
+        if whole:
+            if value != int(value):
+                raise fail(f"{key} must be a whole number, got {text!r}")
+            return int(value)
+        return value
+
+    kind, _, rest = str(spec).partition(":")
+    kind = kind.strip().lower()
+    if kind not in HIERARCHY_KINDS:
+        raise fail(f"unknown hierarchy kind {kind!r}; use {HIERARCHY_SPEC_HELP}")
+    keys: dict[str, str] = {}
+    words: list[str] = []
+    for item in (p.strip() for p in rest.split(",")):
+        if not item:
+            continue
+        key, sep, value = item.partition("=")
+        if not sep:
+            words.append(item)
+            continue
+        key = key.strip().lower()
+        if key in keys:
+            raise fail(f"{key} given twice")
+        keys[key] = value.strip()
+
+    allowed = {
+        "interval": ("width", "fanout", "levels", "start", "bottom", "top"),
+        "order": ("group",),
+        "masking": ("char", "pad", "from"),
+        "date": ("format",),
+    }[kind]
+    unknown = [k for k in keys if k not in allowed]
+    if unknown:
+        raise fail(
+            f"unknown parameter {unknown[0]!r} for a {kind} hierarchy; "
+            f"its parameters are {', '.join(allowed)}"
+        )
+    params: dict[str, Any] = {}
+    if kind == "interval":
+        if words:
+            raise fail(f"expected KEY=VALUE, got {words[0]!r}")
+        if "width" not in keys:
+            raise fail("an interval hierarchy needs width=W, e.g. interval:width=5")
+        for key in ("width", "start", "bottom", "top"):
+            if key in keys:
+                params[key] = number(key, keys[key])
+        for key in ("fanout", "levels"):
+            if key in keys:
+                params[key] = number(key, keys[key], whole=True)
+    elif kind == "order":
+        if len(words) > 1 or (words and "group" in keys):
+            raise fail("expected order:group=G or order:group=G1/G2")
+        sizes = parse_sizes(where, keys.get("group") or (words[0] if words else "2"))
+        params["group_size"] = sizes[0] if len(sizes) == 1 else sizes
+    elif kind == "masking":
+        direction = keys.get("from")
+        for w in words:
+            if w.lower() not in ("left", "right") or direction is not None:
+                raise fail("expected masking[:char=C,pad=P,from=right|left]")
+            direction = w
+        if direction is not None:
+            if direction.lower() not in ("left", "right"):
+                raise fail("from must be 'right' or 'left'")
+            params["from_right"] = direction.lower() == "right"
+        for key in ("char", "pad"):
+            if key in keys:
+                params[key] = keys[key]
+    else:  # date
+        if "format" in keys:
+            params["format"] = keys["format"]
+        if words:
+            params["levels"] = tuple(words)
+    return HierarchySpec(kind=kind, params=params)
+
+
+def column_values(
+    frame: pl.DataFrame, column: str, *, source: str, na_values: Sequence[str] = ("",)
+) -> list[str | None]:
+    """The cells of ``column`` as text, with missing cells (null or in ``na_values``) as None."""
+    if column not in frame.columns:
+        raise ConfigError(f"{source}: column {column!r} not found; the columns are {frame.columns}")
+    text = pl.col(column).cast(pl.String)
+    cells = frame.select(
+        pl.when(text.is_in(list(na_values))).then(None).otherwise(text).alias(column)
+    )
+    return cells[column].to_list()
+
+
+def _looks_like_spec(option: str, column: str, value: str) -> bool:
+    """Inline spec (``interval:...``) or file?  An existing file always wins."""
+    if Path(value).is_file():
+        return False
+    prefix, sep, _ = value.partition(":")
+    if prefix.strip().lower() in HIERARCHY_KINDS:
+        return True
+    if sep and prefix.isidentifier() and len(prefix) > 1:
+        raise ConfigError(
+            f"{option} {column}={value}: no such file, and {prefix!r} is not a hierarchy kind; "
+            f"give COLUMN=FILE or COLUMN={HIERARCHY_SPEC_HELP}"
+        )
+    return False
+
+
+def build_hierarchies(
+    option: str,
+    items: Sequence[str],
+    frame: pl.DataFrame,
+    *,
+    source: str,
+    missing: str | None = None,
+    na_values: Sequence[str] = ("",),
+) -> dict[str, Hierarchy]:
+    """``COLUMN=FILE`` and ``COLUMN=SPEC`` items into hierarchies; specs are built from ``frame``.
+
+    Missing cells (null or in ``na_values``) become the leaf ``?`` when ``missing`` is
+    ``"category"`` (as :class:`~privlab.table.data.MicroTable` does) and are an error
+    otherwise.  Errors name the option item, or the file, line, column and value.
+    """
+    out: dict[str, Hierarchy] = {}
+    for column, value in parse_pairs(option, items).items():
+        if not _looks_like_spec(option, column, value):
+            out[column] = Hierarchy.from_csv(value)
+            continue
+        spec = parse_hierarchy_spec(value, option=option, column=column)
+        cells = column_values(frame, column, source=source, na_values=na_values)
+        missing_label = CLI_MISSING_LABEL if str(missing or "").lower() == "category" else None
+        try:
+            out[column] = spec.build(
+                cells, column=column, source=source, missing_label=missing_label
+            )
+        except ConfigError as exc:
+            raise ConfigError(f"{option} {column}={value}: {exc}") from None
+    return out

@@ -22,6 +22,7 @@ from privlab.cli.common import (
     progress_bar,
 )
 from privlab.cli.specs import (
+    build_hierarchies,
     parse_delta,
     parse_fraction,
     parse_ke,
@@ -94,10 +95,14 @@ def _build_table(opts: dict[str, Any]) -> MicroTable:
     path = Path(opts["input"])
     expected = list(opts.get("qi") or []) + list(opts.get("sensitive") or [])
     frame = read_table(path, delimiter=opts.get("delimiter"), expected_columns=expected)
-    hier = {
-        c: Hierarchy.from_csv(f)
-        for c, f in parse_pairs("--hierarchy", opts.get("hierarchy") or []).items()
-    }
+    hier = build_hierarchies(
+        "--hierarchy",
+        opts.get("hierarchy") or [],
+        frame,
+        source=str(path),
+        missing=opts.get("missing"),
+        na_values=opts.get("na") or ("",),
+    )
     table = MicroTable.from_data(
         frame,
         quasi_identifiers=opts["qi"],
@@ -339,5 +344,9 @@ def risk(
         grid.add_row(key, f"{value:.6g}" if isinstance(value, float) else str(value))
     out_console.print(grid)
 
+
+from privlab.cli.hierarchy import hierarchy as _hierarchy_command  # noqa: E402
+
+app.command("hierarchy")(_hierarchy_command)
 
 __all__ = ["app", "err_console"]
