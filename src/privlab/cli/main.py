@@ -6,6 +6,7 @@ import typer
 
 from privlab import __version__
 from privlab.cli import table as table_cli
+from privlab.cli.demo import demo
 
 app = typer.Typer(
     name="privlab",
@@ -31,3 +32,4 @@ def main(
 
 
 app.add_typer(table_cli.app, name="table")
+app.command("demo")(demo)
