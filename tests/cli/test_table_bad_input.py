@@ -144,3 +144,37 @@ def test_job_file_runs(files, tmp_path):
     result = run(["table", "anonymize", "--job", job, "--json"])
     assert result.exit_code == 0, result.output
     assert '"levels"' in result.stdout and files["out"].exists()
+
+
+def test_job_file_with_inline_hierarchy_spec(files, tmp_path):
+    job = write(
+        tmp_path,
+        "job.toml",
+        'input = "data.csv"\noutput = "out.csv"\nqi = ["age"]\nk = 2\n'
+        '[hierarchy]\nage = "interval:width=10,fanout=2"\n',
+    )
+    result = run(["table", "anonymize", "--job", job, "--json"])
+    assert result.exit_code == 0, result.output
+    assert files["out"].exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        (["--algorithm", "mondrian", "--suppression", "2%"], "--suppression apply to the lattice"),
+        (["--algorithm", "mondrian", "--metric", "dm"], "--metric apply to the lattice"),
+        (["--relaxed"], "--relaxed apply to --algorithm mondrian only"),
+        (["--algorithm", "datafly", "--numeric", "zip"], "--numeric apply to --algorithm mondrian"),
+    ],
+)
+def test_options_of_another_algorithm_are_refused(files, extra, fragment):
+    assert_rejected(anonymize(files, "-k", "2", *extra), files, fragment)
+
+
+@pytest.mark.parametrize("relaxed", [False, True])
+def test_mondrian_strict_and_relaxed(files, relaxed):
+    extra = ["--relaxed"] if relaxed else []
+    result = anonymize(files, "-k", "2", "--algorithm", "mondrian", "--json", *extra)
+    assert result.exit_code == 0, result.output
+    lines = files["out"].read_text().splitlines()
+    assert len(lines) == 7  # header + every input row

@@ -22,6 +22,7 @@ from privlab.cli.common import (
     progress_bar,
 )
 from privlab.cli.specs import (
+    HIERARCHY_SPEC_HELP,
     build_hierarchies,
     parse_delta,
     parse_fraction,
@@ -37,6 +38,7 @@ from privlab.table.anonymize import ALGORITHMS, anonymize_table
 from privlab.table.assess import assess
 from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
+from privlab.table.hierarchy_builders import HIERARCHY_KINDS
 from privlab.table.models import KAnonymity, PrivacyModel
 
 app = typer.Typer(help="Anonymize microdata tables and measure their risk.", no_args_is_help=True)
@@ -44,7 +46,7 @@ app = typer.Typer(help="Anonymize microdata tables and measure their risk.", no_
 JOB_KEYS = {
     "input", "output", "qi", "hierarchy", "sensitive", "sensitive_hierarchy", "identifying",
     "k", "l_diversity", "t_closeness", "delta_disclosure", "ke", "suppression", "metric", "gs",
-    "aggregation", "algorithm", "numeric", "delimiter", "missing", "na",
+    "aggregation", "algorithm", "numeric", "relaxed", "delimiter", "missing", "na",
 }  # fmt: skip
 
 
@@ -71,12 +73,21 @@ def load_job(path: Path) -> dict[str, Any]:
         if key in job:
             if not isinstance(job[key], dict):
                 raise ConfigError(f'{path}: {key} must be a table of COLUMN = "FILE"')
-            job[key] = [f"{c}={rel(f)}" for c, f in job[key].items()]
+            job[key] = [f"{c}={_job_hierarchy(base, str(f))}" for c, f in job[key].items()]
     for key in ("qi", "sensitive", "identifying", "l_diversity", "t_closeness",
                 "delta_disclosure", "ke", "numeric", "na"):  # fmt: skip
         if key in job and isinstance(job[key], str):
             job[key] = [job[key]]
     return job
+
+
+def _job_hierarchy(base: Path, value: str) -> str:
+    """A job's hierarchy entry: a file relative to the job, or an inline ``KIND:...`` spec."""
+    if Path(value).is_absolute() or (base / value).is_file():
+        return str(base / value)
+    if value.partition(":")[0].strip().lower() in HIERARCHY_KINDS:
+        return value
+    return str(base / value)
 
 
 def _merge(cli: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
@@ -147,7 +158,12 @@ def _declare_sensitive(opts: dict[str, Any]) -> None:
 
 
 QI_OPT = typer.Option(None, "--qi", help="Quasi-identifying column (repeatable).")
-HIER_OPT = typer.Option(None, "--hierarchy", help="COLUMN=FILE: ARX hierarchy CSV (repeatable).")
+HIER_OPT = typer.Option(
+    None,
+    "--hierarchy",
+    help=f"COLUMN=FILE (ARX hierarchy CSV) or COLUMN=SPEC built from the data, SPEC = "
+    f"{HIERARCHY_SPEC_HELP} (repeatable).",
+)
 SENS_OPT = typer.Option(None, "--sensitive", help="Sensitive column (repeatable).")
 DELIM_OPT = typer.Option(None, "--delimiter", help="Field delimiter (default: sniffed).")
 MISSING_OPT = typer.Option(
@@ -203,6 +219,9 @@ def anonymize(
     numeric: list[str] | None = typer.Option(
         None, "--numeric", help="Mondrian: QI split on numeric values (repeatable)."
     ),
+    relaxed: bool = typer.Option(
+        False, "--relaxed", help="Mondrian: relaxed partitioning (the median's class may split)."
+    ),
     output: Path | None = typer.Option(None, "-o", "--output", help="Where to write the release."),
     job: Path | None = typer.Option(None, "--job", help="TOML job file with these options."),
     delimiter: str | None = DELIM_OPT,
@@ -220,6 +239,7 @@ def anonymize(
     algo = opts.get("algorithm") or "optimal"
     if algo not in (*ALGORITHMS, "mondrian"):
         raise ConfigError(f"--algorithm {algo!r}: use optimal, datafly or mondrian")
+    _check_algorithm_options(algo, opts)
     limit = parse_fraction("--suppression", opts.get("suppression") or 0)
     metric_obj = parse_metric(opts.get("metric") or "loss", opts.get("gs"), opts.get("aggregation"))
     table = _build_table(opts)
@@ -249,10 +269,32 @@ def anonymize(
         _print_summary(summary)
 
 
+#: Options that only one kind of algorithm understands.
+LATTICE_ONLY = {"suppression": "--suppression", "metric": "--metric", "gs": "--gs",
+                "aggregation": "--aggregation"}  # fmt: skip
+MONDRIAN_ONLY = {"numeric": "--numeric", "relaxed": "--relaxed"}
+
+
+def _check_algorithm_options(algo: str, opts: dict[str, Any]) -> None:
+    """Refuse options the chosen algorithm would ignore, rather than ignore them silently."""
+    foreign = MONDRIAN_ONLY if algo != "mondrian" else LATTICE_ONLY
+    given = [flag for key, flag in foreign.items() if opts.get(key) not in (None, False, [], "")]
+    if given:
+        if algo == "mondrian":
+            raise ConfigError(
+                f"{', '.join(given)} apply to the lattice algorithms (optimal, datafly); "
+                "Mondrian neither suppresses records nor optimizes a metric (see NCP/GCP in "
+                "its summary)"
+            )
+        raise ConfigError(f"{', '.join(given)} apply to --algorithm mondrian only")
+
+
 def _run_mondrian(table: MicroTable, models: list[PrivacyModel], opts: dict[str, Any]):
     from privlab.table.mondrian import mondrian
 
-    result = mondrian(table, models, numeric=opts.get("numeric") or [])
+    result = mondrian(
+        table, models, numeric=opts.get("numeric") or [], strict=not opts.get("relaxed")
+    )
     return result.to_dict(), result.release
 
 
