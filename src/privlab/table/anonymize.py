@@ -52,9 +52,10 @@ def release_frame(table: MicroTable, levels: Sequence[int], suppressed: np.ndarr
     for j, col in enumerate(table.qi):
         h = table.hierarchies[col]
         labels = h.group_labels(int(levels[j]))[h.group_of_leaf(int(levels[j]))]
-        out = labels[table.qi_codes[:, j]].astype(object)
-        out[suppressed] = h.labels[0, -1]
-        columns[col] = pl.Series(col, out.tolist(), dtype=pl.String)
+        out = pl.Series(col, labels.tolist(), dtype=pl.String).gather(table.qi_codes[:, j])
+        if suppressed.any():
+            out = out.scatter(np.flatnonzero(suppressed), h.labels[0, -1])
+        columns[col] = out
     keep = [c for c in table.frame.columns if c not in table.identifying]
     return table.frame.select(keep).with_columns([columns[c] for c in table.qi])
 

@@ -82,6 +82,8 @@ class MicroTable:
 
     Build it with :meth:`from_data`.  ``qi_codes[:, j]`` holds leaf indices into
     ``hierarchies[qi[j]]``; ``sa_codes[name]`` codes into ``sa_values[name]``.
+    Error messages place a cell by its line as in a CSV file with a header: row ``i`` of the
+    table (file or data frame) is line ``first_line + i``.
     """
 
     frame: pl.DataFrame
@@ -154,8 +156,9 @@ class MicroTable:
                 f"hierarchy given for {unknown}, which are not quasi-identifiers {qi}; "
                 "add them with --qi or drop the hierarchy"
             )
+        first_line = cls.first_line
         frame = _apply_missing(
-            frame, qi + list(sensitive), policy, na_values, missing_label, source
+            frame, qi + list(sensitive), policy, na_values, missing_label, source, first_line
         )
         hier: dict[str, Hierarchy] = {}
         codes = np.empty((frame.height, len(qi)), dtype=np.int32)
@@ -169,14 +172,18 @@ class MicroTable:
                 h = Hierarchy.from_csv(h)
             hier[col] = h
             try:
-                codes[:, j] = h.encode(frame[col].to_list(), column=col)
+                codes[:, j] = h.encode(frame[col], column=col, first_line=first_line)
             except InputError as exc:
                 raise InputError(f"{source}, {exc}") from None
         sa_codes, sa_values = {}, {}
         for col in sensitive:
-            values, inverse = np.unique(frame[col].to_numpy().astype(str), return_inverse=True)
-            sa_codes[col] = inverse.astype(np.int32)
-            sa_values[col] = values
+            values = frame[col].unique().sort()
+            sa_codes[col] = (
+                frame[col]
+                .replace_strict(values, pl.int_range(values.len(), dtype=pl.Int32, eager=True))
+                .to_numpy()
+            )
+            sa_values[col] = values.to_numpy().astype(str)
         return cls(
             frame=frame,
             kind=kind,
@@ -191,10 +198,15 @@ class MicroTable:
         )
 
     def numeric_values(self, column: str) -> np.ndarray:
-        """The column parsed as float64; raises naming the first non-numeric cell."""
+        """The column parsed as float64; raises naming the first non-numeric cell.
+
+        ``nan`` and ``inf`` are refused too: they have no place in an ordered range.
+        """
         series = self.frame[column]
         parsed = series.cast(pl.Float64, strict=False)
-        bad = parsed.is_null() & series.is_not_null()
+        bad = (parsed.is_null() & series.is_not_null()) | (
+            parsed.is_nan() | parsed.is_infinite()
+        ).fill_null(False)
         if bad.any():
             i = int(bad.arg_max())
             raise InputError(
@@ -231,6 +243,7 @@ def _apply_missing(
     na_values: Sequence[str],
     label: str,
     source: str,
+    first_line: int,
 ) -> pl.DataFrame:
     na = list(na_values)
     updates = []
@@ -242,9 +255,9 @@ def _apply_missing(
         if policy is MissingPolicy.ERROR:
             i = int(is_missing.arg_max())
             raise InputError(
-                f"{source}, line {i + 2}, column {col!r}: missing value ({n} missing cells in "
-                f"this column); fill them, or use --missing category to treat missing as the "
-                f"value {label!r} (its hierarchy then needs a row for {label!r})"
+                f"{source}, line {first_line + i}, column {col!r}: missing value ({n} missing "
+                f"cells in this column); fill them, or use --missing category to treat missing "
+                f"as the value {label!r} (its hierarchy then needs a row for {label!r})"
             )
         updates.append(
             pl.when(pl.col(col).is_null() | pl.col(col).is_in(na))
