@@ -444,6 +444,18 @@ def test_cli_tiny_csv(tmp_path):
     assert "prosecutor_average_risk" in result.stdout
 
 
+def test_cli_suppressed_records_are_counted_apart(tmp_path):
+    path = write_tiny(tmp_path)
+    with path.open("a", encoding="utf-8") as f:
+        f.write("*,*\n*,*\n*,*\n")
+    d = json.loads(run([path, "--qi", "zip", "--qi", "sex", "--json"]).stdout)
+    assert (d["records"], d["suppressed"], d["classes"]) == (8, 3, 4)
+    result = run([path, "--qi", "zip", "--qi", "sex", "--suppressed-value", "", "--json"])
+    assert result.exit_code == 0, result.output
+    d = json.loads(result.stdout)
+    assert (d["records"], d["suppressed"], d["classes"]) == (11, 0, 5)
+
+
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [

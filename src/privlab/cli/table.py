@@ -363,6 +363,12 @@ def risk(
     threshold: float = typer.Option(
         0.2, "--threshold", help="Risk threshold for 'records at risk'."
     ),
+    suppressed_value: str = typer.Option(
+        "*",
+        "--suppressed-value",
+        help="Records whose quasi-identifiers all hold this value are suppressed: excluded "
+        "from the classes and counted apart ('' to treat none as suppressed).",
+    ),
     delimiter: str | None = DELIM_OPT,
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
@@ -374,7 +380,11 @@ def risk(
     opts = dict(locals())
     table = _build_table(opts)
     report = risk_report(
-        table, population_size=population, sampling_fraction=sampling_fraction, threshold=threshold
+        table,
+        population_size=population,
+        sampling_fraction=sampling_fraction,
+        threshold=threshold,
+        suppressed_value=suppressed_value or None,
     )
     if json_out:
         print_json(report.to_dict())
