@@ -456,6 +456,24 @@ def test_cli_suppressed_records_are_counted_apart(tmp_path):
     assert (d["records"], d["suppressed"], d["classes"]) == (11, 0, 5)
 
 
+def test_cli_population_table(tmp_path):
+    path = write_tiny(tmp_path)
+    pop = tmp_path / "population.csv"
+    # the sample's classes (2, 1, 1, 4) have population sizes 4, 2, 1, 8 (+ 5 other people)
+    rows = ["13053,F"] * 4 + ["13068,M"] * 2 + ["14853,F"] + ["14850,M"] * 8 + ["99999,F"] * 5
+    pop.write_text("zip,sex\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    args = [path, "--qi", "zip", "--qi", "sex", "--population-table", pop, "--json"]
+    result = run(args)
+    assert result.exit_code == 0, result.output
+    d = json.loads(result.stdout)
+    assert d["journalist_model"] == "population table" and d["population_size"] == 20
+    assert d["journalist_highest_risk"] == 1.0  # the unique 14853,F is unique in the population
+    assert d["marketer_risk"] == pytest.approx((2 / 4 + 1 / 2 + 1 / 1 + 4 / 8) / 8)
+    pop.write_text("zip,sex\n13053,F\n", encoding="utf-8")
+    result = run(args)
+    assert result.exit_code == 2 and "do not occur in it" in result.output
+
+
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [

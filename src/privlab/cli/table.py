@@ -357,6 +357,12 @@ def risk(
     input: Path = typer.Argument(..., help="CSV or Parquet file to analyse."),
     qi: list[str] | None = QI_OPT,
     population: int | None = typer.Option(None, "--population", help="Population size."),
+    population_table: Path | None = typer.Option(
+        None,
+        "--population-table",
+        help="CSV/Parquet of the population with the same quasi-identifier columns, coded "
+        "like INPUT: each class's size in it is the journalist's F_j.",
+    ),
     sampling_fraction: float | None = typer.Option(
         None, "--sampling-fraction", help="Sample size / population size."
     ),
@@ -375,17 +381,30 @@ def risk(
     json_out: bool = JSON_OPT,
 ) -> None:
     """Re-identification risk of a table: prosecutor, journalist, marketer, uniqueness."""
-    from privlab.table.risk import risk_report
+    from privlab.table.risk import risk_of_frame, risk_report
 
     opts = dict(locals())
     table = _build_table(opts)
-    report = risk_report(
-        table,
-        population_size=population,
-        sampling_fraction=sampling_fraction,
-        threshold=threshold,
-        suppressed_value=suppressed_value or None,
-    )
+    if population_table is None:
+        report = risk_report(
+            table,
+            population_size=population,
+            sampling_fraction=sampling_fraction,
+            threshold=threshold,
+            suppressed_value=suppressed_value or None,
+        )
+    else:
+        # the population's cells go through the same missing-value policy as the sample's
+        pop = _build_table({**opts, "input": population_table, "hierarchy": None})
+        report = risk_of_frame(
+            table.frame,
+            table.qi,
+            suppressed_value=suppressed_value or None,
+            population=pop.frame,
+            population_size=population,
+            sampling_fraction=sampling_fraction,
+            threshold=threshold,
+        )
     if json_out:
         print_json(report.to_dict())
         return
