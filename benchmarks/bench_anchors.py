@@ -73,7 +73,6 @@ import argparse
 import csv
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -82,6 +81,8 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from _machine import default_data, machine
 
 QIS = ["age", "education", "marital-status", "race", "sex", "native-country"]
 K = 5
@@ -274,29 +275,6 @@ def worker_main(tool: str, data_dir: Path, out: Path, parallelism: int | None) -
 # ============================================================================================
 # Parent side
 # ============================================================================================
-
-
-def machine() -> str:
-    cpu = "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = "?"
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                mem = f"{int(line.split()[1]) / 2**20:.1f} GiB RAM"
-                break
-    except OSError:
-        pass
-    return (
-        f"{platform.system()} {platform.machine()}, nproc {os.cpu_count()}, {cpu}, {mem}, "
-        f"Python {platform.python_version()}"
-    )
 
 
 class Check:
@@ -658,11 +636,8 @@ def fmt_row(row: Row, ref_seconds: float, ref_dm: int) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = os.environ.get("PRIVLAB_DATA") or str(
-        Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-    )
     ap.add_argument(
-        "--data", default=default, help="folder holding adult/ (default ../shared/data)"
+        "--data", default=default_data(), help="folder holding adult/ (default ../shared/data)"
     )
     ap.add_argument(
         "--anchors-python",

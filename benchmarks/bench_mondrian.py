@@ -20,8 +20,6 @@
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import resource
 import statistics
 import time
@@ -30,48 +28,19 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from _machine import default_data, machine
 
+from privlab.table import adult
 from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.models import DistinctLDiversity, KAnonymity
 from privlab.table.mondrian import mondrian
 
-ADULT_QIS = [
-    "sex",
-    "age",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-    "salary-class",
-]
-
-
-def machine() -> str:
-    cpu = "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}"
-
-
 # ------------------------------------------------------------------------------------ Adult
 
 
-def load_adult(root: Path) -> MicroTable:
-    adult = root / "adult"
-    hier = {c: Hierarchy.from_csv(adult / f"adult_hierarchy_{c}.csv") for c in ADULT_QIS}
-    return MicroTable.from_data(adult / "adult.csv", quasi_identifiers=ADULT_QIS, hierarchies=hier)
-
-
 def bench_adult(root: Path, repeat: int) -> None:
-    table = load_adult(root)
+    table = adult.load_adult(root / "adult")
     print(f"\nAdult: {table.n_rows} rows, {len(table.qi)} QIs, k = 5")
     print(
         "| numeric | mode | partitions | classes | NCP | DM | median s | peak MiB (tracemalloc) |"
@@ -198,10 +167,7 @@ def bench_synthetic(n: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = os.environ.get("PRIVLAB_DATA") or str(
-        Path(__file__).parents[1] / ".." / "shared" / "data"
-    )
-    ap.add_argument("--data", default=default)
+    ap.add_argument("--data", default=default_data())
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--rows", type=int, default=10_000_000)
     ap.add_argument("--skip-adult", action="store_true")

@@ -11,62 +11,35 @@ Peak memory is measured separately with tracemalloc (Python + numpy allocations)
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import resource
 import statistics
 import time
 import tracemalloc
 from pathlib import Path
 
+from _machine import default_data, machine
+
+from privlab.table import adult
 from privlab.table.data import MicroTable
-from privlab.table.hierarchy import Hierarchy
 from privlab.table.models import KAnonymity
 from privlab.table.search import Problem, optimal_search
 
-QIS = [
-    "sex",
-    "age",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-    "salary-class",
-]
 # ARX 3.9.2 on a 2-core machine of this kind (REFERENCE_RESULTS.md): medians in seconds.
 ARX_MEDIAN = {0.0: 0.13, 0.02: 1.27}
 
 
 def load_adult(root: Path) -> MicroTable:
-    adult = root / "adult"
-    hier = {c: Hierarchy.from_csv(adult / f"adult_hierarchy_{c}.csv") for c in QIS}
-    return MicroTable.from_data(adult / "adult.csv", quasi_identifiers=QIS, hierarchies=hier)
+    """Adult, all 9 columns as QIs with ARX's hierarchies (``root`` holds ``adult/``)."""
+    return adult.load_adult(root / "adult")
 
 
 def run(table: MicroTable, limit: float):
     return optimal_search(Problem(table, [KAnonymity(5)], suppression_limit=limit))
 
 
-def machine() -> str:
-    cpu = "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = os.environ.get("PRIVLAB_DATA") or str(
-        Path(__file__).parents[1] / ".." / "shared" / "data"
-    )
-    ap.add_argument("--data", default=default)
+    ap.add_argument("--data", default=default_data())
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args()
     table = load_adult(Path(args.data))

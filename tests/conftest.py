@@ -7,17 +7,9 @@ from pathlib import Path
 
 import pytest
 
-ADULT_QIS = [
-    "sex",
-    "age",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-    "salary-class",
-]
+from privlab.table.adult import ADULT_COLUMNS
+
+ADULT_QIS = list(ADULT_COLUMNS)
 
 
 def data_root() -> Path | None:
@@ -40,10 +32,6 @@ def adult_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def adult_table(adult_dir):
-    from privlab.table.data import MicroTable
-    from privlab.table.hierarchy import Hierarchy
+    from privlab.table.adult import load_adult
 
-    hier = {c: Hierarchy.from_csv(adult_dir / f"adult_hierarchy_{c}.csv") for c in ADULT_QIS}
-    return MicroTable.from_data(
-        adult_dir / "adult.csv", quasi_identifiers=ADULT_QIS, hierarchies=hier
-    )
+    return load_adult(adult_dir)

@@ -8,6 +8,15 @@ from hypothesis import strategies as st
 
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.metrics import AGGREGATIONS, METRICS
+from privlab.table.models import (
+    DeltaDisclosure,
+    DistinctLDiversity,
+    EntropyLDiversity,
+    KEAnonymity,
+    PrivacyModel,
+    RecursiveCLDiversity,
+    TCloseness,
+)
 
 
 @st.composite
@@ -72,3 +81,29 @@ def metric_specs(draw, name: str | None = None) -> tuple[str, dict[str, object]]
     elif name == "kl":
         options["arx_weights"] = draw(st.booleans())
     return name, options
+
+
+@st.composite
+def sensitive_models(draw, sa: str) -> list[PrivacyModel]:
+    """No model, or one model on the (numeric) sensitive attribute ``sa``, of every kind."""
+    extra = draw(
+        st.sampled_from(
+            ["none", "distinct", "entropy", "recursive", "t-equal", "t-ordered", "delta", "ke"]
+        )
+    )
+    if extra == "distinct":
+        return [DistinctLDiversity(sensitive=sa, l=draw(st.integers(1, 3)))]
+    if extra == "entropy":
+        return [EntropyLDiversity(sensitive=sa, l=draw(st.floats(1.0, 2.5)))]
+    if extra == "recursive":
+        c = draw(st.sampled_from([0.5, 1.0, 2.0, 4.0]))
+        return [RecursiveCLDiversity(sensitive=sa, c=c, l=draw(st.integers(1, 3)))]
+    if extra.startswith("t-"):
+        t = draw(st.sampled_from([0.1, 0.25, 0.5, 0.9]))
+        return [TCloseness(sensitive=sa, t=t, distance=extra[2:])]
+    if extra == "delta":
+        return [DeltaDisclosure(sensitive=sa, delta=draw(st.sampled_from([0.5, 1.0, 3.0])))]
+    if extra == "ke":
+        e = draw(st.sampled_from([0.0, 1.0, 2.0]))
+        return [KEAnonymity(sensitive=sa, k=draw(st.integers(1, 3)), e=e)]
+    return []

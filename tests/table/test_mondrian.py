@@ -19,13 +19,8 @@ from privlab.table import mondrian as mondrian_module
 from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.models import (
-    DeltaDisclosure,
     DistinctLDiversity,
-    EntropyLDiversity,
     KAnonymity,
-    KEAnonymity,
-    RecursiveCLDiversity,
-    TCloseness,
 )
 from privlab.table.mondrian import (
     categorical_ncp,
@@ -37,7 +32,7 @@ from privlab.table.mondrian import (
 )
 
 from ..conftest import ADULT_QIS
-from ..strategies import small_tables
+from ..strategies import sensitive_models, small_tables
 
 # --------------------------------------------------------------------------------------------
 # A plain recursive reference: one partition at a time, Python sets, no vectorization
@@ -157,26 +152,7 @@ def cases(draw, max_rows: int = 40):
     order = draw(st.permutations(qis + numeric))
     table = MicroTable.from_data(frame, quasi_identifiers=order, hierarchies=hier, sensitive=[sa])
     models = [KAnonymity(draw(st.integers(1, max(1, n // 2 + 1))))]
-    extra = draw(
-        st.sampled_from(
-            ["none", "distinct", "entropy", "recursive", "t-equal", "t-ordered", "delta", "ke"]
-        )
-    )
-    if extra == "distinct":
-        models.append(DistinctLDiversity(sensitive=sa, l=draw(st.integers(1, 3))))
-    elif extra == "entropy":
-        models.append(EntropyLDiversity(sensitive=sa, l=draw(st.floats(1.0, 2.5))))
-    elif extra == "recursive":
-        c = draw(st.sampled_from([0.5, 1.0, 2.0, 4.0]))
-        models.append(RecursiveCLDiversity(sensitive=sa, c=c, l=draw(st.integers(1, 3))))
-    elif extra.startswith("t-"):
-        t = draw(st.sampled_from([0.1, 0.25, 0.5, 0.9]))
-        models.append(TCloseness(sensitive=sa, t=t, distance=extra[2:]))
-    elif extra == "delta":
-        models.append(DeltaDisclosure(sensitive=sa, delta=draw(st.sampled_from([0.5, 1.0, 3.0]))))
-    elif extra == "ke":
-        e = draw(st.sampled_from([0.0, 1.0, 2.0]))
-        models.append(KEAnonymity(sensitive=sa, k=draw(st.integers(1, 3)), e=e))
+    models += draw(sensitive_models(sa))
     return table, models, numeric, draw(st.booleans())
 
 

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from privlab.cli.main import app
 from privlab.errors import ConfigError, InputError
+from privlab.table.adult import ADULT_COLUMNS
 from privlab.table.data import MicroTable
 from privlab.table.risk import (
     class_size_histogram,
@@ -34,16 +35,7 @@ from privlab.table.risk import (
     zayatz_uniques,
 )
 
-ADULT_RISK_QIS = [
-    "sex",
-    "age",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-]
+ADULT_RISK_QIS = [c for c in ADULT_COLUMNS if c != "salary-class"]
 
 # Population-uniqueness estimates on raw Adult (8 QIs, salary-class excluded) from ARX's own
 # classes (RiskModelPopulationUniqueness with ARXPopulationModel.create(30162, π); ModelPitman,

@@ -14,17 +14,12 @@ from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.metrics import METRICS, Loss, make_metric
 from privlab.table.models import (
-    DeltaDisclosure,
-    DistinctLDiversity,
     EntropyLDiversity,
     KAnonymity,
-    KEAnonymity,
-    RecursiveCLDiversity,
-    TCloseness,
 )
 from privlab.table.search import Problem, datafly_search, exhaustive_search, optimal_search
 
-from ..strategies import metric_specs, small_tables
+from ..strategies import metric_specs, sensitive_models, small_tables
 
 
 @st.composite
@@ -35,26 +30,7 @@ def problems(draw, metric_name: str | None = None):
     table = MicroTable.from_data(frame, quasi_identifiers=qis, hierarchies=hier, sensitive=[sa])
     k = draw(st.integers(1, max(1, table.n_rows)))
     models = [KAnonymity(k)]
-    extra = draw(
-        st.sampled_from(
-            ["none", "distinct", "entropy", "recursive", "t-equal", "t-ordered", "delta", "ke"]
-        )
-    )
-    if extra == "distinct":
-        models.append(DistinctLDiversity(sensitive=sa, l=draw(st.integers(1, 3))))
-    elif extra == "entropy":
-        models.append(EntropyLDiversity(sensitive=sa, l=draw(st.floats(1.0, 2.5))))
-    elif extra == "recursive":
-        c = draw(st.sampled_from([0.5, 1.0, 2.0, 4.0]))
-        models.append(RecursiveCLDiversity(sensitive=sa, c=c, l=draw(st.integers(1, 3))))
-    elif extra.startswith("t-"):
-        t = draw(st.sampled_from([0.1, 0.25, 0.5, 0.9]))
-        models.append(TCloseness(sensitive=sa, t=t, distance=extra[2:]))
-    elif extra == "delta":
-        models.append(DeltaDisclosure(sensitive=sa, delta=draw(st.sampled_from([0.5, 1.0, 3.0]))))
-    elif extra == "ke":
-        e = draw(st.sampled_from([0.0, 1.0, 2.0]))
-        models.append(KEAnonymity(sensitive=sa, k=draw(st.integers(1, 3)), e=e))
+    models += draw(sensitive_models(sa))
     limit = draw(st.sampled_from([0.0, 0.05, 0.2, 0.5, 1.0]))
     name, options = draw(metric_specs(metric_name))
     return table, models, limit, make_metric(name, **options)
