@@ -1,0 +1,1 @@
+"""Differential privacy: exact noise, mechanisms, an enforcing accountant, sampling + safe k-anonymization, pan privacy."""
