@@ -1,1 +1,2 @@
-"""Differential privacy: exact noise, mechanisms, an enforcing accountant, sampling + safe k-anonymization, pan privacy."""
+"""Differential privacy: exact noise, mechanisms, queries, an enforcing accountant,
+sampling + safe k-anonymization, pan privacy."""
