@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from privlab import __version__
+from privlab.cli import dp as dp_cli
 from privlab.cli import table as table_cli
 from privlab.cli.demo import demo
 
@@ -32,4 +33,5 @@ def main(
 
 
 app.add_typer(table_cli.app, name="table")
+app.add_typer(dp_cli.app, name="dp")
 app.command("demo")(demo)

@@ -21,6 +21,10 @@ Sensitivities used, each with its argument:
   two nodes to another bin, changing up to four bin counts by one (seed 000 §2.9, reviewer
   note on §7.4.2).
 
+Counts, histograms, sums and means take ``delta``: 0 (the default) gives pure ε-DP with
+Laplace/geometric noise; δ > 0 gives (ε, δ)-DP with the analytically calibrated Gaussian
+mechanism, whose L2 sensitivities here equal the L1 ones (one row changes one coordinate).
+
 Every function returns a :class:`~privlab.dp.mechanisms.Release` whose (ε, δ) is what the
 query as a whole spends.
 """
@@ -34,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from privlab.dp.accountant import check_epsilon
-from privlab.dp.mechanisms import Release, geometric, laplace
+from privlab.dp.mechanisms import Release, gaussian, geometric, laplace
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InputError
 
@@ -56,15 +60,26 @@ def _bounds(low: float, high: float) -> tuple[float, float]:
     return lo, hi
 
 
-def count(values: Any, epsilon: float, *, seed: Any = None) -> Release:
+def _noisy(value: Any, sensitivity: float, epsilon: float, delta: float, seed: Any) -> Release:
+    """Laplace (δ = 0) or Gaussian (δ > 0) noise for an L1 = L2 sensitivity."""
+    if delta > 0:
+        return gaussian(value, sensitivity, epsilon, delta, seed=seed)
+    return laplace(value, sensitivity, epsilon, seed=seed)
+
+
+def count(values: Any, epsilon: float, *, delta: float = 0.0, seed: Any = None) -> Release:
     """Noisy number of rows: n + DLap(1/ε) (exact geometric mechanism).  O(1)."""
     n = len(values) if not isinstance(values, (int, np.integer)) else int(values)
-    release = geometric(np.int64(n), 1, epsilon, seed=seed)
-    return _renamed(release, "count")
+    return _renamed(_noisy(np.int64(n), 1, epsilon, delta, seed), "count", sensitivity=1)
 
 
 def histogram(
-    values: Any, bins: Sequence[Any] | int, epsilon: float, *, seed: Any = None
+    values: Any,
+    bins: Sequence[Any] | int,
+    epsilon: float,
+    *,
+    delta: float = 0.0,
+    seed: Any = None,
 ) -> Release:
     """Noisy counts over fixed bins, sensitivity 1 (seed 000 §2.6).  O(n log b + b).
 
@@ -97,12 +112,18 @@ def histogram(
         )
     counts = np.empty(labels.size, dtype=np.int64)
     counts[order] = np.bincount(pos_clipped, minlength=labels.size)
-    release = geometric(counts, 1, epsilon, seed=seed)
-    return _renamed(release, "histogram", bins=labels.tolist())
+    release = _noisy(counts, 1, epsilon, delta, seed)
+    return _renamed(release, "histogram", sensitivity=1, bins=labels.tolist())
 
 
 def clamped_sum(
-    values: Any, low: float, high: float, epsilon: float, *, seed: Any = None
+    values: Any,
+    low: float,
+    high: float,
+    epsilon: float,
+    *,
+    delta: float = 0.0,
+    seed: Any = None,
 ) -> Release:
     """Noisy sum of values clamped to [low, high]; sensitivity max(|low|, |high|).  O(n).
 
@@ -120,18 +141,27 @@ def clamped_sum(
         total = np.int64(np.clip(arr, int(lo), int(hi)).sum())
     else:
         total = float(np.clip(arr.astype(np.float64), lo, hi).sum())
-    release = laplace(total, sensitivity, epsilon, seed=seed)
-    return _renamed(release, "sum", low=lo, high=hi)
+    release = _noisy(total, sensitivity, epsilon, delta, seed)
+    return _renamed(release, "sum", sensitivity=sensitivity, low=lo, high=hi)
 
 
 def clamped_mean(
-    values: Any, low: float, high: float, epsilon: float, *, seed: Any = None
+    values: Any,
+    low: float,
+    high: float,
+    epsilon: float,
+    *,
+    delta: float = 0.0,
+    seed: Any = None,
 ) -> Release:
-    """Noisy mean: noisy clamped sum / noisy count, ε/2 each, clamped to [low, high].  O(n)."""
+    """Noisy mean: noisy clamped sum / noisy count, (ε/2, δ/2) each, clamped to [low, high].
+
+    O(n).
+    """
     eps = check_epsilon(epsilon)
     rng = secure_generator(seed)
-    total = clamped_sum(values, low, high, eps / 2, seed=rng)
-    n = count(values, eps / 2, seed=rng)
+    total = clamped_sum(values, low, high, eps / 2, delta=delta / 2, seed=rng)
+    n = count(values, eps / 2, delta=delta / 2, seed=rng)
     lo, hi = _bounds(low, high)
     mean = float(np.clip(total.value / max(n.value, 1), lo, hi))
     return Release(

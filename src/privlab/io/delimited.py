@@ -11,6 +11,7 @@ import os
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from privlab.errors import InputError
@@ -107,6 +108,34 @@ def read_table(
     if frame.height == 0:
         raise InputError(f"{path}: the file has a header but no data rows")
     return frame
+
+
+def numeric_column(
+    series: pl.Series, source: str, first_line: int = 2, *, allow_missing: bool = True
+) -> np.ndarray:
+    """A string or numeric column parsed as float64; InputError naming the first bad cell.
+
+    ``nan`` and ``inf`` are refused; missing cells become NaN, or are refused when
+    ``allow_missing`` is false.  Row i of the column is line ``first_line + i`` of
+    ``source``.  O(n).
+    """
+    parsed = series.cast(pl.Float64, strict=False)
+    bad = (parsed.is_null() & series.is_not_null()) | (
+        parsed.is_nan() | parsed.is_infinite()
+    ).fill_null(False)
+    if bad.any():
+        i = int(bad.arg_max())
+        raise InputError(
+            f"{source}, line {first_line + i}, column {series.name!r}: "
+            f"{series[i]!r} is not a number; this attribute must be numeric"
+        )
+    if not allow_missing and series.is_null().any():
+        i = int(series.is_null().arg_max())
+        raise InputError(
+            f"{source}, line {first_line + i}, column {series.name!r}: missing value; "
+            "remove or impute such rows first"
+        )
+    return parsed.to_numpy()
 
 
 def write_table(frame: pl.DataFrame, path: str | os.PathLike[str], *, delimiter: str = ",") -> Path:

@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from privlab.errors import ConfigError, InputError
-from privlab.io.delimited import read_table
+from privlab.io.delimited import numeric_column, read_table
 from privlab.table.hierarchy import Hierarchy
 
 
@@ -202,18 +202,7 @@ class MicroTable:
 
         ``nan`` and ``inf`` are refused too: they have no place in an ordered range.
         """
-        series = self.frame[column]
-        parsed = series.cast(pl.Float64, strict=False)
-        bad = (parsed.is_null() & series.is_not_null()) | (
-            parsed.is_nan() | parsed.is_infinite()
-        ).fill_null(False)
-        if bad.any():
-            i = int(bad.arg_max())
-            raise InputError(
-                f"{self.source}, line {self.first_line + i}, column {column!r}: "
-                f"{series[i]!r} is not a number; this attribute must be numeric"
-            )
-        return parsed.to_numpy()
+        return numeric_column(self.frame[column], self.source, self.first_line)
 
 
 def _check_roles(
