@@ -81,7 +81,9 @@ def histogram(
     delta: float = 0.0,
     seed: Any = None,
 ) -> Release:
-    """Noisy counts over fixed bins, sensitivity 1 (seed 000 §2.6).  O(n log b + b).
+    """Noisy counts over fixed bins, sensitivity 1 (seed 000 §2.6).
+
+    O(n + b) for integer codes, O(n log b + b) for labels.
 
     ``bins``: the categories (any values, counted by equality), or an int b for integer
     codes 0..b−1.  A value outside the bins is an error — it would otherwise be dropped
@@ -92,10 +94,35 @@ def histogram(
         if bins < 1:
             raise ConfigError(f"bins = {bins!r}: give at least one bin")
         labels = np.arange(int(bins))
+        counts = _code_counts(arr, int(bins))
     else:
         labels = np.asarray(list(bins))
         if labels.size == 0 or np.unique(labels).size != labels.size:
             raise ConfigError("bins: give distinct bin labels (at least one)")
+        counts = _label_counts(arr, labels)
+    release = _noisy(counts, 1, epsilon, delta, seed)
+    return _renamed(release, "histogram", sensitivity=1, bins=labels.tolist())
+
+
+def _outside(arr: np.ndarray, outside: np.ndarray) -> InputError:
+    i = int(np.argmax(outside))
+    return InputError(
+        f"values: row {i} = {arr[i]!r} is in none of the bins; add it to the bins "
+        "(bins must be fixed in advance, not read from the data)"
+    )
+
+
+def _code_counts(arr: np.ndarray, bins: int) -> np.ndarray:
+    """Counts of integer codes 0..bins−1 by one bincount.  O(n + bins)."""
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise InputError(f"values: integer codes 0..{bins - 1} expected, got {arr.dtype}")
+    if arr.size and (arr.min() < 0 or arr.max() >= bins):
+        raise _outside(arr, (arr < 0) | (arr >= bins))
+    return np.bincount(arr, minlength=bins).astype(np.int64)
+
+
+def _label_counts(arr: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Counts of arbitrary labels by binary search in the sorted labels.  O(n log b)."""
     order = np.argsort(labels, kind="stable")
     sorted_labels = labels[order]
     try:
@@ -105,15 +132,10 @@ def histogram(
     pos_clipped = np.minimum(pos, labels.size - 1)
     outside = (pos >= labels.size) | (sorted_labels[pos_clipped] != arr)
     if outside.any():
-        i = int(np.argmax(outside))
-        raise InputError(
-            f"values: row {i} = {arr[i]!r} is in none of the bins; add it to the bins "
-            "(bins must be fixed in advance, not read from the data)"
-        )
+        raise _outside(arr, outside)
     counts = np.empty(labels.size, dtype=np.int64)
     counts[order] = np.bincount(pos_clipped, minlength=labels.size)
-    release = _noisy(counts, 1, epsilon, delta, seed)
-    return _renamed(release, "histogram", sensitivity=1, bins=labels.tolist())
+    return counts
 
 
 def clamped_sum(
