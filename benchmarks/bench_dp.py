@@ -7,6 +7,7 @@ diffprivlib and privlab):
 
     python3 -m venv /tmp/dpanchors
     /tmp/dpanchors/bin/pip install "opendp==0.16.*" "diffprivlib==0.6.6" "scikit-learn<1.8"
+    # (or: pip install -e ".[dp-anchors]" in a separate virtualenv)
     python3 benchmarks/bench_dp.py --anchors-python /tmp/dpanchors/bin/python
 
 privlab is timed twice: from a numpy array, and from the same Python list OpenDP gets

@@ -75,6 +75,7 @@ def test_table_output_warns_about_fixed_seeds(people):
         (["-q", "histogram:sex", "--bins", "sex=F", "-e", "1"], "none of the bins"),
         (["-q", "histogram:age", "--bins", "age=0:30:10", "-e", "1"], "outside the bins"),
         (["-q", "sum:age:5:1", "-e", "1"], "low < high"),
+        (["-q", "sum:age", "-e", "1"], "clamping bounds"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(people, args, message):

@@ -68,6 +68,12 @@ def parse_query(text: str) -> Query:
         except ValueError:
             raise ConfigError(f"--query {text!r}: LOW and HIGH must be numbers") from None
         return Query(kind, parts[1], low, high)
+    if kind in ("sum", "mean"):
+        raise ConfigError(
+            f"--query {text!r}: a {kind} needs clamping bounds fixed in advance, "
+            f"{kind}:COL:LOW:HIGH (each value is clamped to [LOW, HIGH]; the noise scales "
+            "with max(|LOW|, |HIGH|))"
+        )
     raise ConfigError(f"--query {text!r}: not understood. {QUERY_HELP}")
 
 
