@@ -27,9 +27,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _machine import machine  # noqa: E402
+from _machine import machine
 
-from privlab.dp.queries import count, histogram  # noqa: E402
+from privlab.dp.queries import count, histogram
 
 N = 10**6
 BINS = 100

@@ -46,7 +46,8 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(
         "| k | limit | levels | Loss | suppressed | classes | nodes checked | median s "
-        "| ARX median s | ARX / privlab | peak MiB (tracemalloc) |"
+        "| ARX median s quoted (REFERENCE_RESULTS; see bench_arx.py for a side-by-side run) "
+        "| quoted ARX / privlab | peak MiB (tracemalloc) |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for limit in (0.0, 0.02):
