@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from privlab.errors import ConfigError
-from privlab.table.data import MicroTable
 from privlab.table.sample import census_sample
 
 
@@ -18,13 +17,7 @@ def test_same_seed_same_sample_other_seed_other_sample():
 def test_every_value_is_in_its_hierarchy_and_roles_are_columns():
     s = census_sample(2000)
     assert s.frame.height == 2000 and s.frame["id"].n_unique() == 2000
-    table = MicroTable.from_data(
-        s.frame,
-        quasi_identifiers=s.quasi_identifiers,
-        hierarchies=s.hierarchies,
-        sensitive=[s.sensitive],
-        identifying=[s.identifying],
-    )
+    table = s.micro_table()
     assert table.qi_codes.shape == (2000, len(s.quasi_identifiers))
     assert set(s.frame["disease"].unique()) <= {
         "None", "Flu", "Asthma", "Diabetes", "Heart disease", "Cancer"

@@ -25,7 +25,6 @@ from privlab.errors import ConfigError
 from privlab.io.atomic import write_text_atomic
 from privlab.io.delimited import write_table
 from privlab.table.anonymize import anonymize_table
-from privlab.table.data import MicroTable
 from privlab.table.models import DistinctLDiversity, KAnonymity
 from privlab.table.risk import RiskReport, risk_of_frame
 from privlab.table.sample import census_sample
@@ -114,13 +113,7 @@ def demo(
         raise ConfigError(f"--population {population}: smaller than the sample ({rows} rows)")
     qis = sample.quasi_identifiers
     before = _risk(sample.frame, qis, None, population, threshold)
-    table = MicroTable.from_data(
-        sample.frame,
-        quasi_identifiers=qis,
-        hierarchies=sample.hierarchies,
-        sensitive=[sample.sensitive],
-        identifying=[sample.identifying],
-    )
+    table = sample.micro_table()
     models = [KAnonymity(k), DistinctLDiversity(sample.sensitive, l_div)]
     release = anonymize_table(table, models, suppression_limit=limit)
     after = _risk(release.data, qis, release.suppressed_rows, population, threshold)

@@ -16,11 +16,13 @@ any real population.  Generation is O(n) with numpy.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from privlab.errors import ConfigError
+from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.hierarchy_builders import interval_hierarchy, masking_hierarchy
 
@@ -54,6 +56,17 @@ class Sample:
     sensitive: str
     identifying: str
     hierarchies: dict[str, Hierarchy]
+
+    def micro_table(self, frame: Any = None) -> MicroTable:
+        """The sample (or ``frame``, e.g. its pandas copy) encoded with its roles and
+        hierarchies."""
+        return MicroTable.from_data(
+            self.frame if frame is None else frame,
+            quasi_identifiers=self.quasi_identifiers,
+            hierarchies=self.hierarchies,
+            sensitive=[self.sensitive],
+            identifying=[self.identifying],
+        )
 
 
 def _two_level(mapping: dict[str, str]) -> Hierarchy:
