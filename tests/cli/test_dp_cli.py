@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
 from privlab.cli.main import app
+from privlab.dp.sampling import delta
+from privlab.table.sample import census_sample
 
 runner = CliRunner()
 
@@ -82,3 +86,87 @@ def test_bad_input_exits_2_with_a_message(people, args, message):
     result = _run(people, *args)
     assert result.exit_code == 2
     assert message in result.output
+
+
+# ---------------------------------------------------------------------------- params
+def test_params_from_delta_gives_the_tight_k():
+    result = runner.invoke(app, ["dp", "params", "-e", "1", "--delta", "1e-5", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["k"] == 61  # ARX SafePub says 62; 61 already satisfies Theorem 3.9
+    assert out["delta"] <= 1e-5
+    assert out["beta"] == pytest.approx(1 - math.exp(-1))
+
+
+def test_params_from_beta_and_k():
+    result = runner.invoke(app, ["dp", "params", "-e", "2", "--beta", "0.8", "-k", "100"])
+    assert result.exit_code == 0, result.output
+    assert "100" in result.stdout and "0.8" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-e", "1"], "give --delta"),
+        (["-e", "1", "--delta", "1e-5", "--beta", "0.5"], "not both"),
+        (["-e", "0.5", "--beta", "0.9", "-k", "10"], "beta"),
+        (["-e", "1", "--delta", "2"], "delta"),
+    ],
+)
+def test_params_bad_input(args, message):
+    result = runner.invoke(app, ["dp", "params", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+# ---------------------------------------------------------------------------- safe-kanon
+@pytest.fixture
+def census_files(tmp_path):
+    s = census_sample(3000, seed=2)
+    data = tmp_path / "census.csv"
+    s.frame.write_csv(data)
+    args = [str(data)]
+    for c in s.quasi_identifiers:
+        path = tmp_path / f"h_{c}.csv"
+        s.hierarchies[c].to_csv(path)
+        args += ["--qi", c, "--hierarchy", f"{c}={path}"]
+    return [*args, "--identifying", "id"]
+
+
+def test_safe_kanon_strongly_safe_with_fixed_levels(census_files, tmp_path):
+    args = census_files
+    out = tmp_path / "release.csv"
+    levels = "zip=3,age=2,sex=1,education=1,marital-status=1"
+    result = runner.invoke(app, ["dp", "safe-kanon", *args, "-o", str(out), "-e", "1",
+                                 "--beta", "0.5", "-k", "8", "--levels", levels, "--seed", "1",
+                                 "--json"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["not_sampled"] + summary["suppressed"] + summary["released"] == 3000
+    assert summary["delta"] == delta(8, 0.5, 1.0)
+    release = pl.read_csv(out, infer_schema=False)
+    assert release.height == summary["released"] and "id" not in release.columns
+    assert release.group_by(release.columns).len()["len"].min() >= 8
+
+
+def test_safe_kanon_eps_safe_chooses_levels(census_files, tmp_path):
+    args = census_files
+    out = tmp_path / "release.csv"
+    result = runner.invoke(app, ["dp", "safe-kanon", *args, "-o", str(out), "-e", "2",
+                                 "--delta", "1e-4", "--json"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["selection"]["selection_epsilon"] == pytest.approx(0.2)
+    assert summary["delta"] <= 1e-4 and summary["insecure_seed"] is False
+    assert out.exists()
+
+
+def test_safe_kanon_refuses_data_built_hierarchies_and_writes_nothing(census_files, tmp_path):
+    args = census_files
+    out = tmp_path / "release.csv"
+    args = [a if not a.startswith("age=") else "age=interval:width=10" for a in args]
+    result = runner.invoke(app, ["dp", "safe-kanon", *args, "-o", str(out), "-e", "1",
+                                 "--delta", "1e-5"])  # fmt: skip
+    assert result.exit_code == 2
+    assert "void the differential-privacy guarantee" in result.output
+    assert not out.exists()

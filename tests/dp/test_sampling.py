@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from scipy.stats import binom, binomtest
 
 from privlab.dp.accountant import Budget, amplify
+from privlab.dp.noise import bernoulli
 from privlab.dp.sampling import (
     DELTA_FLOOR,
-    _bernoulli,
     achieved,
     delta,
     delta_detail,
@@ -340,7 +340,7 @@ def test_max_beta_is_the_largest_allowed(eps):
 @pytest.mark.parametrize("beta", [0.3, 0.75, 1e-3, 3e-20])
 def test_bernoulli_sampler_rate(beta):
     n = 400_000
-    hits = int(_bernoulli(n, beta, np.random.default_rng(11)).sum())
+    hits = int(bernoulli(n, beta, np.random.default_rng(11)).sum())
     assert binomtest(hits, n, beta).pvalue > 1e-4
 
 

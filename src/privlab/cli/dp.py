@@ -1,5 +1,7 @@
 """``privlab dp ...``: differentially private releases from a table.
 
+``params`` gives sampling-rate / class-size parameters of Li, Qardaji & Su's theorem;
+``safe-kanon`` releases a safely k-anonymized sample with its (ε, δ) guarantee.
 ``release`` answers several queries on one budget: ε (and δ) are split evenly between the
 queries (sequential composition) and every query is charged to an enforcing accountant
 before it runs.  Bins of histograms and bounds of sums must be given on the command line:
@@ -206,3 +208,163 @@ def release(
     out_console.print(grid)
     if seed is not None:
         out_console.print("[yellow]--seed given: the noise is reproducible, hence NOT private.[/]")
+
+
+# ---------------------------------------------------------------------------- params
+BETA_OPT = typer.Option(None, "--beta", help="Sampling rate (with --k).")
+K_OPT = typer.Option(None, "--k", "-k", help="Smallest class size (with --beta).")
+
+
+def _beta_and_k(
+    epsilon: float, delta: float | None, beta: float | None, k: int | None
+) -> tuple[float, int]:
+    """β and k from a target δ at ``epsilon`` (tight k), or as given with --beta/--k."""
+    from privlab.dp.sampling import max_beta
+    from privlab.dp.sampling import params as safe_params
+
+    if delta is not None and (beta is not None or k is not None):
+        raise ConfigError("give either --delta, or --beta and --k — not both")
+    if delta is not None:
+        b, kk, _ = safe_params(epsilon, delta)
+        return b, kk
+    if beta is not None and k is not None:
+        return beta, k
+    raise ConfigError(
+        "give --delta D (to find beta and k), or --beta B and --k K; "
+        f"for ε = {epsilon:g} the largest beta allowed is {max_beta(epsilon):.6g}"
+    )
+
+
+@app.command()
+@exits_on_bad_input
+def params(
+    epsilon: float = typer.Option(..., "--epsilon", "-e", help="Target ε."),
+    delta: float | None = typer.Option(None, "--delta", help="Target δ: find β and the tight k."),
+    beta: float | None = BETA_OPT,
+    k: int | None = K_OPT,
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Sampling + safe k-anonymization parameters (Li, Qardaji & Su, Theorem 3.9).
+
+    With --delta: β = 1 − e^−ε and the smallest k with d(k, β, ε) ≤ δ (ARX SafePub's recipe,
+    but the tight k). With --beta and --k: the exact δ they achieve at ε.
+    """
+    from privlab.dp.sampling import delta_detail
+
+    eps = check_epsilon(epsilon, "--epsilon")
+    b, kk = _beta_and_k(eps, delta, beta, k)
+    mode = "from (epsilon, delta)" if delta is not None else "from (beta, k)"
+    detail = delta_detail(kk, b, eps)
+    payload = {
+        "epsilon": eps,
+        "beta": b,
+        "k": kk,
+        "delta": detail.delta,
+        "mode": mode,
+        "worst_case": {"n": detail.n, "j": detail.j, "gamma": detail.gamma, "n_m": detail.n_m},
+    }
+    if delta is not None:
+        payload["delta_target"] = delta
+    if json_out:
+        print_json(payload)
+        return
+    grid = Table(title="sampling + safe k-anonymization (Li, Qardaji & Su 2012, Thm 3.9)")
+    grid.add_column("ε")
+    grid.add_column("β (sampling rate)")
+    grid.add_column("k")
+    grid.add_column("δ = d(k, β, ε)")
+    grid.add_row(f"{eps:g}", f"{b:.6g}", str(kk), f"{detail.delta:.6g}")
+    out_console.print(grid)
+
+
+# ---------------------------------------------------------------------------- safe-kanon
+@app.command("safe-kanon")
+@exits_on_bad_input
+def safe_kanon(
+    input: Path = typer.Argument(..., help="CSV or Parquet file."),
+    output: Path = typer.Option(..., "--output", "-o", help="Where to write the release."),
+    qi: list[str] = typer.Option(..., "--qi", help="Quasi-identifying column (repeatable)."),
+    hierarchy: list[str] = typer.Option(
+        ..., "--hierarchy", help="COLUMN=FILE: an ARX hierarchy written from the public domain."
+    ),
+    identifying: list[str] = typer.Option([], "--identifying", help="Column to remove."),
+    epsilon: float = typer.Option(..., "--epsilon", "-e", help="Total ε of the release."),
+    delta: float | None = typer.Option(None, "--delta", help="Target δ (finds β and k)."),
+    beta: float | None = BETA_OPT,
+    k: int | None = K_OPT,
+    levels: str | None = typer.Option(
+        None,
+        "--levels",
+        help="COL=LEVEL,... fixed in advance: strongly safe. Without it the levels are chosen "
+        "from the sample with the exponential mechanism (ε-safe).",
+    ),
+    selection_epsilon: float | None = typer.Option(
+        None, "--selection-epsilon", help="ε₁ for choosing the levels (default ε/10)."
+    ),
+    delimiter: str | None = typer.Option(None, "--delimiter", help="Field delimiter."),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Fixed seed: INSECURE, for tests and demos only."
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Sample, k-anonymize safely, release with an (ε, δ) guarantee (Li, Qardaji & Su).
+
+    All released columns count as quasi-identifiers for the class-size test; rows of classes
+    smaller than k are removed, never starred. Hierarchies must come from files written
+    from each column's public domain: one built from the data would void the guarantee.
+    """
+    from privlab.cli.table import build_table
+    from privlab.dp.safe_search import eps_safe_k_anonymize
+    from privlab.dp.sampling import safe_k_anonymize
+    from privlab.io.delimited import write_table
+
+    eps = check_epsilon(epsilon, "--epsilon")
+    eps1 = None
+    if levels is None:
+        eps1 = (
+            eps / 10
+            if selection_epsilon is None
+            else check_epsilon(selection_epsilon, "--selection-epsilon")
+        )
+    elif selection_epsilon is not None:
+        raise ConfigError("--selection-epsilon chooses levels; it cannot go with --levels")
+    rest = eps - (eps1 or 0.0)  # what pays for the sampling (Theorem 3.11)
+    if rest <= 0:
+        raise ConfigError("--selection-epsilon must be below --epsilon (e.g. ε/10)")
+    b, kk = _beta_and_k(rest, delta, beta, k)
+    opts = {
+        "input": input, "qi": qi, "hierarchy": hierarchy, "identifying": identifying,
+        "delimiter": delimiter,
+    }  # fmt: skip
+    table = build_table(opts, files_only=True)
+    rng = secure_generator(seed)
+    if levels is None:
+        result = eps_safe_k_anonymize(
+            table, k=kk, beta=b, epsilon=eps, selection_epsilon=eps1, rng=rng
+        )
+    else:
+        result = safe_k_anonymize(
+            table, _parse_levels(levels, table.qi), k=kk, beta=b, epsilon=eps, rng=rng
+        )
+    summary = {**result.to_dict(), "insecure_seed": seed is not None, "output": str(output)}
+    write_table(result.data, output)
+    if json_out:
+        print_json(summary)
+        return
+    grid = Table(title=f"{input} → {output}", show_header=False)
+    for key in ("epsilon", "delta", "beta", "k", "levels", "rows", "not_sampled", "suppressed",
+                "released", "classes"):  # fmt: skip
+        grid.add_row(key, str(summary[key]))
+    out_console.print(grid)
+    if seed is not None:
+        out_console.print("[yellow]--seed given: the sample is reproducible, hence NOT private.[/]")
+
+
+def _parse_levels(text: str, qi: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in text.split(","):
+        column, sep, value = item.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            raise ConfigError(f"--levels {text!r}: write COL=LEVEL,COL=LEVEL,... (integers)")
+        out[column.strip()] = int(value)
+    return out

@@ -326,8 +326,12 @@ def build_hierarchies(
     source: str,
     missing: str | None = None,
     na_values: Sequence[str] = ("",),
+    files_only: bool = False,
 ) -> dict[str, Hierarchy]:
     """``COLUMN=FILE`` and ``COLUMN=SPEC`` items into hierarchies; specs are built from ``frame``.
+
+    ``files_only`` refuses specs: differentially private releases need hierarchies fixed
+    without looking at the data, and a spec is built from the data's values.
 
     Missing cells (null or in ``na_values``) become the leaf ``?`` when ``missing`` is
     ``"category"`` (as :class:`~privlab.table.data.MicroTable` does) and are an error
@@ -338,6 +342,13 @@ def build_hierarchies(
         if not _looks_like_spec(option, column, value):
             out[column] = Hierarchy.from_csv(value)
             continue
+        if files_only:
+            raise ConfigError(
+                f"{option} {column}={value}: a hierarchy built from the data would depend on "
+                "it and void the differential-privacy guarantee; write the hierarchy from the "
+                "column's public domain (e.g. with 'privlab table hierarchy' on a file listing "
+                f"the domain) and pass {column}=FILE"
+            )
         spec = parse_hierarchy_spec(value, option=option, column=column)
         cells = column_values(frame, column, source=source, na_values=na_values)
         missing_label = CLI_MISSING_LABEL if str(missing or "").lower() == "category" else None

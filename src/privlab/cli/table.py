@@ -98,7 +98,9 @@ def _merge(cli: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _build_table(opts: dict[str, Any]) -> MicroTable:
+def build_table(opts: dict[str, Any], *, files_only: bool = False) -> MicroTable:
+    """The encoded table described by CLI/job options (``files_only``: hierarchies from
+    files only, see :func:`~privlab.cli.specs.build_hierarchies`)."""
     if not opts.get("input"):
         raise ConfigError("no input file; give INPUT or 'input' in the job file")
     if not opts.get("qi"):
@@ -113,6 +115,7 @@ def _build_table(opts: dict[str, Any]) -> MicroTable:
         source=str(path),
         missing=opts.get("missing"),
         na_values=opts.get("na") or ("",),
+        files_only=files_only,
     )
     table = MicroTable.from_data(
         frame,
@@ -242,7 +245,7 @@ def anonymize(
     _check_algorithm_options(algo, opts)
     limit = parse_fraction("--suppression", opts.get("suppression") or 0)
     metric_obj = parse_metric(opts.get("metric") or "loss", opts.get("gs"), opts.get("aggregation"))
-    table = _build_table(opts)
+    table = build_table(opts)
     models = _build_models(opts, required=True)
     if opts.get("output") and Path(opts["output"]).resolve() == Path(opts["input"]).resolve():
         raise ConfigError("the output file is the input file; choose another -o")
@@ -327,7 +330,7 @@ def check(
     opts = dict(locals())
     opts.pop("json_out")
     _declare_sensitive(opts)
-    table = _build_table(opts)
+    table = build_table(opts)
     report = assess(table, _build_models(opts, required=False))
     if json_out:
         print_json(report.to_dict())
@@ -384,7 +387,7 @@ def risk(
     from privlab.table.risk import risk_of_frame, risk_report
 
     opts = dict(locals())
-    table = _build_table(opts)
+    table = build_table(opts)
     if population_table is None:
         report = risk_report(
             table,
@@ -395,7 +398,7 @@ def risk(
         )
     else:
         # the population's cells go through the same missing-value policy as the sample's
-        pop = _build_table({**opts, "input": population_table, "hierarchy": None})
+        pop = build_table({**opts, "input": population_table, "hierarchy": None})
         report = risk_of_frame(
             table.frame,
             table.qi,

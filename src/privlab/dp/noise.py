@@ -200,6 +200,22 @@ def bernoulli_exp(n: np.ndarray | int, d: np.ndarray | int, rng: np.random.Gener
     return out.reshape(shape)
 
 
+def bernoulli(n: int, beta: float, rng: np.random.Generator) -> np.ndarray:
+    """n exact Bernoulli(β) draws for a float β (= m·2^e exactly): P[True] is β, not ≈ β.
+
+    β = m·2^e: a 53-bit uniform integer below m·2^53, and −e fair coins all heads.  O(n).
+    """
+    m, e = math.frexp(beta)  # β = m·2^e, ½ ≤ m < 1, e ≤ 0
+    mantissa = int(m * (1 << 53))  # exact: m has 53 significant bits
+    keep = rng.integers(0, 1 << 53, size=n, dtype=np.int64) < mantissa  # P = m
+    s = -e
+    while s > 0:  # times Bernoulli(2^-s): s fair coins all heads
+        t = min(s, 62)
+        keep &= rng.integers(0, 1 << t, size=n, dtype=np.int64) == 0
+        s -= t
+    return keep
+
+
 # ---------------------------------------------------------------------------- discrete
 def discrete_laplace(
     scale: float | Fraction, size: int | tuple[int, ...] | None = None, *, rng: np.random.Generator
@@ -327,6 +343,7 @@ def snap_gaussian(
 
 __all__ = [
     "PRECISION_BITS",
+    "bernoulli",
     "bernoulli_exp",
     "discrete_gaussian",
     "discrete_laplace",

@@ -83,7 +83,7 @@ import polars as pl
 from scipy.stats import binom
 
 from privlab.dp.accountant import Budget, check_beta, check_delta, check_epsilon
-from privlab.dp.noise import is_insecure_seed, secure_generator
+from privlab.dp.noise import bernoulli, is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InputError
 from privlab.table.anonymize import release_frame
 from privlab.table.data import MicroTable, from_polars
@@ -102,7 +102,8 @@ _MAX_K = 10_000_000
 
 
 # ---------------------------------------------------------------------------- parameters
-def _check_k(k: Any) -> int:
+def check_k(k: Any) -> int:
+    """k as an int; ConfigError unless an integer ≥ 1."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise ConfigError(f"k = {k!r}: give an integer ≥ 1 (the smallest class size released)")
     return int(k)
@@ -314,7 +315,7 @@ def delta_detail(
     ``exp_epsilon`` gives e^ε exactly as a rational (int, Fraction or ``'11/10'``) instead of
     ``epsilon``.  Complexity O(γ·ln(1/δ)/KL(γ‖β)) binomial tail evaluations.
     """
-    kk = _check_k(k)
+    kk = check_k(k)
     return _search(kk, _gamma(beta, epsilon, exp_epsilon))
 
 
@@ -379,19 +380,6 @@ def params(epsilon: float, delta: float) -> SafeParams:
 
 
 # ---------------------------------------------------------------------------- the pipeline
-def _bernoulli(n: int, beta: float, rng: np.random.Generator) -> np.ndarray:
-    """n exact Bernoulli(β) draws for a float β (= m·2^e exactly): P[True] is β, not ≈ β."""
-    m, e = math.frexp(beta)  # β = m·2^e, ½ ≤ m < 1, e ≤ 0
-    mantissa = int(m * (1 << 53))  # exact: m has 53 significant bits
-    keep = rng.integers(0, 1 << 53, size=n, dtype=np.int64) < mantissa  # P = m
-    s = -e
-    while s > 0:  # times Bernoulli(2^-s): s fair coins all heads
-        t = min(s, 62)
-        keep &= rng.integers(0, 1 << t, size=n, dtype=np.int64) == 0
-        s -= t
-    return keep
-
-
 def _levels(table: MicroTable, levels: Sequence[int] | Mapping[str, int]) -> list[int]:
     if isinstance(levels, Mapping):
         unknown = [c for c in levels if c not in table.qi]
@@ -421,6 +409,12 @@ def _levels(table: MicroTable, levels: Sequence[int] | Mapping[str, int]) -> lis
     return out
 
 
+STRONGLY_SAFE = (
+    "strongly-safe k-anonymization of a Bernoulli(beta) sample (Li, Qardaji & Su 2012, "
+    "Theorem 3.9)"
+)
+
+
 @dataclass
 class SafeRelease:
     """A strongly-safe k-anonymous release of a Bernoulli(β) sample and its (ε, δ) guarantee.
@@ -444,6 +438,9 @@ class SafeRelease:
     released_rows: np.ndarray
     suppressed_rows: np.ndarray
     insecure_seed: bool = False
+    mechanism: str = STRONGLY_SAFE
+    #: for the ε-safe variant: how the levels were chosen (ε₁, score sensitivity, candidates)
+    selection: dict[str, Any] | None = None
 
     @property
     def sampled(self) -> int:
@@ -451,8 +448,7 @@ class SafeRelease:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "mechanism": "strongly-safe k-anonymization of a Bernoulli(beta) sample "
-            "(Li, Qardaji & Su 2012, Theorem 3.9)",
+            "mechanism": self.mechanism,
             "levels": dict(self.levels),
             "k": self.k,
             "beta": self.beta,
@@ -464,6 +460,7 @@ class SafeRelease:
             "released": self.released,
             "classes": self.n_classes,
             "insecure_seed": self.insecure_seed,
+            **({"selection": dict(self.selection)} if self.selection else {}),
         }
 
 
@@ -497,7 +494,7 @@ def safe_k_anonymize(
             f"table: expected a MicroTable (privlab.table.data.MicroTable.from_data), "
             f"got {type(table).__name__}"
         )
-    kk = _check_k(k)
+    kk = check_k(k)
     lv = _levels(table, levels)
     guarantee = achieved(epsilon, beta, kk)
     b = check_beta(beta)
@@ -507,21 +504,48 @@ def safe_k_anonymize(
             "release gives no protection beyond sampling (Li et al., Definition 3); raise k"
         )
     generator = secure_generator(rng)
-    n = table.n_rows
-    sampled = np.flatnonzero(_bernoulli(n, b, generator))
-    sub = replace(
+    sampled = np.flatnonzero(bernoulli(table.n_rows, b, generator))
+    return release_sample(
+        table, sampled, lv, k=kk, beta=b, guarantee=guarantee, insecure_seed=is_insecure_seed(rng)
+    )
+
+
+def sample_table(table: MicroTable, sampled: np.ndarray) -> MicroTable:
+    """The rows ``sampled`` (input positions) of an encoded table, codes included.  O(rows)."""
+    return replace(
         table,
         frame=table.frame[sampled],
         qi_codes=table.qi_codes[sampled],
         sa_codes={c: v[sampled] for c, v in table.sa_codes.items()},
     )
-    frame = release_frame(sub, lv, np.zeros(sampled.size, dtype=bool))
+
+
+def release_sample(
+    table: MicroTable,
+    sampled: np.ndarray,
+    levels: list[int],
+    *,
+    k: int,
+    beta: float,
+    guarantee: Budget,
+    insecure_seed: bool,
+    mechanism: str = STRONGLY_SAFE,
+    selection: dict[str, Any] | None = None,
+) -> SafeRelease:
+    """Generalize the sampled rows to ``levels`` and drop classes smaller than k.
+
+    Classes are formed over every released column; the release is sorted.  Shared by the
+    strongly-safe and the ε-safe pipelines.  O(rows × columns).
+    """
+    n = table.n_rows
+    sub = sample_table(table, sampled)
+    frame = release_frame(sub, levels, np.zeros(sampled.size, dtype=bool))
     columns = frame.columns
     counted = frame.with_columns(
         pl.len().over(columns).alias("__class_size"),
         pl.Series("__row", sampled, dtype=pl.Int64),
     )
-    kept = counted.filter(pl.col("__class_size") >= kk).sort(columns, nulls_last=True)
+    kept = counted.filter(pl.col("__class_size") >= k).sort(columns, nulls_last=True)
     released_rows = kept["__row"].to_numpy()
     in_release = np.zeros(n, dtype=bool)
     in_release[released_rows] = True
@@ -529,9 +553,9 @@ def safe_k_anonymize(
     release = kept.select(columns)
     return SafeRelease(
         data=from_polars(release, table.kind),
-        levels=dict(zip(table.qi, lv, strict=True)),
-        k=kk,
-        beta=b,
+        levels=dict(zip(table.qi, levels, strict=True)),
+        k=k,
+        beta=beta,
         guarantee=guarantee,
         n_rows=n,
         not_sampled=n - int(sampled.size),
@@ -540,7 +564,9 @@ def safe_k_anonymize(
         n_classes=int(release.n_unique()) if release.height else 0,
         released_rows=released_rows,
         suppressed_rows=suppressed_rows,
-        insecure_seed=is_insecure_seed(rng),
+        insecure_seed=insecure_seed,
+        mechanism=mechanism,
+        selection=selection,
     )
 
 
@@ -550,9 +576,12 @@ __all__ = [
     "SafeParams",
     "SafeRelease",
     "achieved",
+    "check_k",
     "delta",
     "delta_detail",
     "max_beta",
     "params",
+    "release_sample",
     "safe_k_anonymize",
+    "sample_table",
 ]
