@@ -35,3 +35,25 @@ def adult_table(adult_dir):
     from privlab.table.adult import load_adult
 
     return load_adult(adult_dir)
+
+
+def _snap_graph(name: str):
+    from privlab.graph.core import read_graph
+
+    root = data_root()
+    path = None if root is None else root / "graphs" / name
+    if path is None or not path.is_file():
+        pytest.skip(f"{name} not found: set PRIVLAB_DATA or place it at ../shared/data/graphs")
+    return read_graph(path).graph
+
+
+@pytest.fixture(scope="session")
+def facebook_graph():
+    """SNAP ego-Facebook (facebook_combined.txt): 4,039 nodes, 88,234 edges."""
+    return _snap_graph("facebook_combined.txt")
+
+
+@pytest.fixture(scope="session")
+def grqc_graph():
+    """SNAP ca-GrQc (CA-GrQc.txt): 5,242 nodes, 14,484 edges after removing self-loops."""
+    return _snap_graph("CA-GrQc.txt")

@@ -1,0 +1,1 @@
+"""Graphs: the CSR core, anonymization schemes, attacks and utility metrics."""

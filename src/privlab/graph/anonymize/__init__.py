@@ -1,0 +1,1 @@
+"""Graph anonymization schemes: naive relabelling, perturbation, k-degree, safe grouping."""
