@@ -161,10 +161,10 @@ def test_job_file_with_inline_hierarchy_spec(files, tmp_path):
 @pytest.mark.parametrize(
     ("extra", "fragment"),
     [
-        (["--algorithm", "mondrian", "--suppression", "2%"], "--suppression apply to the lattice"),
-        (["--algorithm", "mondrian", "--metric", "dm"], "--metric apply to the lattice"),
-        (["--relaxed"], "--relaxed apply to --algorithm mondrian only"),
-        (["--algorithm", "datafly", "--numeric", "zip"], "--numeric apply to --algorithm mondrian"),
+        (["--algorithm", "mondrian", "--suppression", "2%"], "--suppression applies to the"),
+        (["--algorithm", "mondrian", "--metric", "dm"], "--metric applies to the lattice"),
+        (["--relaxed"], "--relaxed applies to --algorithm mondrian only"),
+        (["--algorithm", "datafly", "--numeric", "zip"], "--numeric applies to --algorithm"),
     ],
 )
 def test_options_of_another_algorithm_are_refused(files, extra, fragment):

@@ -285,11 +285,15 @@ def _check_algorithm_options(algo: str, opts: dict[str, Any]) -> None:
     if given:
         if algo == "mondrian":
             raise ConfigError(
-                f"{', '.join(given)} apply to the lattice algorithms (optimal, datafly); "
+                f"{', '.join(given)} {_verb(given)} to the lattice algorithms (optimal, datafly); "
                 "Mondrian neither suppresses records nor optimizes a metric (see NCP/GCP in "
                 "its summary)"
             )
-        raise ConfigError(f"{', '.join(given)} apply to --algorithm mondrian only")
+        raise ConfigError(f"{', '.join(given)} {_verb(given)} to --algorithm mondrian only")
+
+
+def _verb(options: list[str]) -> str:
+    return "applies" if len(options) == 1 else "apply"
 
 
 def _run_mondrian(table: MicroTable, models: list[PrivacyModel], opts: dict[str, Any]):

@@ -153,7 +153,8 @@ def read_rows(path: str | os.PathLike[str], *, delimiter: str = ";") -> list[lis
     """Read a header-less delimited file (such as an ARX hierarchy) into rows of strings."""
     path = Path(path)
     _check_file(path)
-    with path.open("r", encoding="utf-8", newline="") as fh:
+    # utf-8-sig: a byte-order mark (Excel writes one) must not become part of the first value
+    with path.open("r", encoding="utf-8-sig", newline="") as fh:
         try:
             return [row for row in csv.reader(fh, delimiter=delimiter)]
         except UnicodeDecodeError as exc:

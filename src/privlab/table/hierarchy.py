@@ -58,8 +58,9 @@ class Hierarchy:
         for line, r in rows_with_line:
             if len(r) != width:
                 raise InputError(
-                    f"{source}, line {line}: {len(r)} levels, but line {rows_with_line[0][0]} "
-                    f"has {width}; every row needs one label per level"
+                    f"{source}, line {line}: {len(r)} columns (the value and {len(r) - 1} "
+                    f"levels above it), but line {rows_with_line[0][0]} has {width}; every row "
+                    "needs one label per level"
                 )
         first_line: dict[str, int] = {}
         for line, r in rows_with_line:
@@ -89,7 +90,9 @@ class Hierarchy:
                 if alt != delimiter and alt in rows[0][0]:
                     raise InputError(
                         f"{path}, line 1: only one level found with delimiter {delimiter!r}, "
-                        f"but the line contains {alt!r}; pass the hierarchy delimiter {alt!r}"
+                        f"but the line contains {alt!r}; ARX hierarchy files are ';'-separated — "
+                        f"convert it (e.g. tr '{alt}' ';'), or from Python pass "
+                        f"Hierarchy.from_csv(path, delimiter={alt!r})"
                     )
         return cls.from_rows(rows, source=str(path))
 
