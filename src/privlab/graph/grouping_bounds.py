@@ -1,0 +1,161 @@
+"""Answering queries on a safe (k, ℓ)-grouped bipartite graph: exact where the release
+allows it, otherwise deterministic lower and upper bounds and an expected value.
+
+Source: seed 001 §2.3 (dissertation §4.4.4, Examples 7–10, Theorem 7).  The release fixes,
+per group, how many members satisfy an attribute predicate (entity attributes and groups are
+public) but not which; between a left group i (k_i nodes, a_i satisfying) and a right group
+j (ℓ_j nodes, b_j satisfying) the c_ij edges form a matching, so:
+
+* **type 2** — "how many right nodes satisfying Q have a neighbour satisfying P" (Example 7,
+  e.g. SIGMOD papers with a US author): U_ij = min(a_i, b_j, c_ij), U_j = min(Σ_i U_ij, b_j);
+  L_ij = max(0, a_i + b_j + c_ij − k_i − ℓ_j), L_j = max_i L_ij (the text's "Σ_i L_i" is a
+  typo); E_ij = a_i b_j c_ij / (k_i ℓ_j²), E_j = ℓ_j (1 − Π_i (1 − E_ij)) assuming
+  independence; totals are sums over j.  O(number of group pairs with an edge) ≤ O(m).
+* **type 1** — "total degree of left nodes satisfying P" (e.g. papers of US authors): the
+  degrees of a group's masked members are public as a multiset, so the sum lies between the
+  a_i smallest and the a_i largest of them; expected a_i/k_i of the group's total.  O(m).
+* **type 0** — structure only (e.g. average degree) is exact.
+
+Errors of an answer (L5179–5190): worst case (U − L)/(2Q) using (U + L)/2; expected |E − Q|/Q.
+The same group → bounds arithmetic (how many of a group's members satisfy a predicate,
+bounded by the group's published aggregate) is what permutation publishing (issue 5) needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from privlab.errors import InputError
+from privlab.graph.anonymize.grouping import GroupedGraph
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Deterministic bounds, an expected value and (for the data owner) the true answer."""
+
+    lower: float
+    upper: float
+    expected: float
+    true: float | None = None
+
+    @property
+    def worst_case_error(self) -> float | None:
+        """(U − L)/(2Q): the error of answering (U + L)/2 (seed 001 L5179)."""
+        if not self.true:
+            return None
+        return (self.upper - self.lower) / (2 * self.true)
+
+    @property
+    def expected_error(self) -> float | None:
+        """|E − Q|/Q (seed 001 L5179)."""
+        if not self.true:
+            return None
+        return abs(self.expected - self.true) / self.true
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "lower": self.lower,
+            "upper": self.upper,
+            "expected": self.expected,
+            "true": self.true,
+            "worst_case_error": self.worst_case_error,
+            "expected_error": self.expected_error,
+        }
+
+
+def _mask(pred: Any, n: int, name: str) -> np.ndarray:
+    arr = np.asarray(pred)
+    if arr.dtype != bool or arr.shape != (n,):
+        raise InputError(f"{name}: a boolean array with one entry per node ({n}) expected")
+    return arr
+
+
+def type2_count(grouped: GroupedGraph, left_pred: Any, right_pred: Any) -> Bounds:
+    """Bounds on |{w : Q(w) and w has a neighbour v with P(v)}| (Example 7)."""
+    g = grouped.graph
+    p = _mask(left_pred, g.n_left, "left_pred")
+    q = _mask(right_pred, g.n_right, "right_pred")
+    k_i = np.bincount(grouped.left_groups)
+    l_j = np.bincount(grouped.right_groups)
+    a = np.bincount(grouped.left_groups, weights=p, minlength=k_i.size)
+    b = np.bincount(grouped.right_groups, weights=q, minlength=l_j.size)
+    i, j, c = grouped.group_pair_edges()
+    u_ij = np.minimum(np.minimum(a[i], b[j]), c)
+    l_ij = np.maximum(0, a[i] + b[j] + c - k_i[i] - l_j[j])
+    e_ij = a[i] * b[j] * c / (k_i[i] * l_j[j] ** 2)
+    n_j = l_j.size
+    upper = np.minimum(np.bincount(j, weights=u_ij, minlength=n_j), b).sum()
+    lower_j = np.zeros(n_j)
+    np.maximum.at(lower_j, j, l_ij)
+    log_miss = np.zeros(n_j)
+    with np.errstate(divide="ignore"):  # E_ij = 1: the group surely has a hit (log 0)
+        np.add.at(log_miss, j, np.log1p(-np.minimum(e_ij, 1.0)))
+    expected = (l_j * (1 - np.exp(log_miss))).sum()
+    hit = np.zeros(g.n_right, dtype=bool)
+    hit[g.edges[p[g.edges[:, 0]], 1]] = True
+    return Bounds(float(lower_j.sum()), float(upper), float(expected), float((hit & q).sum()))
+
+
+def type1_degree_sum(grouped: GroupedGraph, left_pred: Any) -> Bounds:
+    """Bounds on Σ_{v : P(v)} deg(v) (e.g. papers of US authors, counted per author)."""
+    g = grouped.graph
+    p = _mask(left_pred, g.n_left, "left_pred")
+    deg = g.degrees("left")
+    groups = grouped.left_groups
+    order = np.lexsort((deg, groups))  # by group, then degree ascending
+    sg, sd = groups[order], deg[order]
+    starts = np.searchsorted(sg, np.arange(groups.max() + 2))
+    a = np.bincount(groups, weights=p, minlength=starts.size - 1).astype(np.int64)
+    csum = np.concatenate([[0], np.cumsum(sd)])
+    lo = csum[starts[:-1] + a] - csum[starts[:-1]]
+    hi = csum[starts[1:]] - csum[starts[1:] - a]
+    sizes = np.diff(starts)
+    total = csum[starts[1:]] - csum[starts[:-1]]
+    expected = np.where(sizes > 0, a / np.maximum(sizes, 1) * total, 0.0)
+    return Bounds(float(lo.sum()), float(hi.sum()), float(expected.sum()), float(deg[p].sum()))
+
+
+def learned_links(grouped: GroupedGraph, revealed: Any) -> dict[str, Any]:
+    """What r revealed true edges expose (Theorem 7), simulated on this release.
+
+    A revealed edge (v, w) places v and w in their groups; if it is the only edge between
+    the two groups (c_ij = 1) the masked endpoints are pinned, so v and w become singletons.
+    Returns the singletons split off and the smallest remaining group sizes; Theorem 7
+    guarantees at least a (k − r, ℓ − r)*(r, r)-grouping.  O(m + r).
+    """
+    e = np.asarray(revealed, dtype=np.int64).reshape(-1, 2)
+    g = grouped.graph
+    edge_set = {(int(v), int(w)) for v, w in g.edges.tolist()}
+    for v, w in e.tolist():
+        if (v, w) not in edge_set:
+            raise InputError(f"revealed edge ({v}, {w}) is not an edge of the graph")
+    i, j, c = grouped.group_pair_edges()
+    single = {(int(a), int(b)) for a, b, n in zip(i, j, c, strict=True) if n == 1}
+    pinned_left, pinned_right = set(), set()
+    for v, w in e.tolist():
+        if (int(grouped.left_groups[v]), int(grouped.right_groups[w])) in single:
+            pinned_left.add(v)
+            pinned_right.add(w)
+    left_sizes = np.bincount(grouped.left_groups).astype(np.int64)
+    right_sizes = np.bincount(grouped.right_groups).astype(np.int64)
+    for v in pinned_left:
+        left_sizes[grouped.left_groups[v]] -= 1
+    for w in pinned_right:
+        right_sizes[grouped.right_groups[w]] -= 1
+    r = int(e.shape[0])
+    return {
+        "revealed": r,
+        "left_singletons": len(pinned_left),
+        "right_singletons": len(pinned_right),
+        "smallest_left_group": int(left_sizes[left_sizes > 0].min()) if left_sizes.any() else 0,
+        "smallest_right_group": int(right_sizes[right_sizes > 0].min())
+        if right_sizes.any()
+        else 0,
+        "theorem_7_guarantee": [max(grouped.k - r, 1), max(grouped.ell - r, 1)],
+    }
+
+
+__all__ = ["Bounds", "learned_links", "type1_degree_sum", "type2_count"]
