@@ -271,23 +271,33 @@ def kmeans(
 
 # ---------------------------------------------------------------------------- degrees
 def _degrees(degrees: Any) -> np.ndarray:
-    if hasattr(degrees, "degree") and hasattr(degrees, "nodes"):  # a networkx graph
+    if hasattr(degrees, "indptr") and callable(getattr(degrees, "degrees", None)):
+        degrees = degrees.degrees()  # a privlab Graph
+    elif hasattr(degrees, "degree") and hasattr(degrees, "nodes"):  # a networkx graph
         degrees = [d for _, d in degrees.degree()]
     arr = np.asarray(degrees)
     if arr.ndim != 1 or (arr.size and (not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0)):
-        raise InputError("degrees: a graph or a 1-D array of non-negative integer degrees expected")
+        raise InputError(
+            "degrees: a graph (privlab or networkx) or a 1-D array of non-negative integer "
+            "degrees expected"
+        )
     return arr.astype(np.int64)
 
 
-def _check_k(k_edges: int) -> int:
-    if int(k_edges) != k_edges or k_edges < 1:
+def check_k_edges(k_edges: Any) -> int:
+    """k of k-edge adjacency; ConfigError unless a positive integer (1 = edge DP)."""
+    try:
+        ok = not isinstance(k_edges, bool) and int(k_edges) == k_edges and k_edges >= 1
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
         raise ConfigError(f"k_edges = {k_edges!r}: give a positive integer (1 = edge DP)")
     return int(k_edges)
 
 
 def degree_sequence(degrees: Any, epsilon: float, *, k_edges: int = 1, seed: Any = None) -> Release:
     """Noisy descending degree sequence under k-edge DP: sensitivity 2k.  O(n log n)."""
-    k = _check_k(k_edges)
+    k = check_k_edges(k_edges)
     seq = np.sort(_degrees(degrees))[::-1].copy()
     release = geometric(seq, 2 * k, epsilon, seed=seed)
     return _renamed(release, "degree_sequence", k_edges=k)
@@ -302,7 +312,7 @@ def degree_histogram(
     counts, so 4k is the correct bound (seed 000 §2.9, reviewer note).  ``max_degree`` must
     be fixed in advance (e.g. n − 1); larger degrees are an error.  O(n + max_degree).
     """
-    k = _check_k(k_edges)
+    k = check_k_edges(k_edges)
     deg = _degrees(degrees)
     if int(max_degree) != max_degree or max_degree < 0:
         raise ConfigError(f"max_degree = {max_degree!r}: give a non-negative integer")
@@ -317,6 +327,7 @@ def degree_histogram(
 
 
 __all__ = [
+    "check_k_edges",
     "clamped_mean",
     "clamped_sum",
     "count",
