@@ -6,6 +6,7 @@ import typer
 
 from privlab import __version__
 from privlab.cli import dp as dp_cli
+from privlab.cli import graph as graph_cli
 from privlab.cli import table as table_cli
 from privlab.cli.demo import demo
 
@@ -34,4 +35,5 @@ def main(
 
 app.add_typer(table_cli.app, name="table")
 app.add_typer(dp_cli.app, name="dp")
+app.add_typer(graph_cli.app, name="graph")
 app.command("demo")(demo)
