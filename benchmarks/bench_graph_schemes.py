@@ -16,6 +16,8 @@ its release under the six schemes at three strengths each (RSP α_E = 0.75/0.50/
 deletion β = (1 − α_E)/(1 + α_E); RAD k; REP μ; 1HKA as random insertion μ; RSW k; KDA k),
 averaged over ``--runs`` releases.  Sharad measured on graph pairs of a 40,000-node Facebook
 crawl, so the numbers differ; the ordering and the DD = 0 of RSW are what carry over.
+KDA here is SimultaneousSwap (Sharad used SuperGraph + GreedySwap, which does not scale to
+k = 100 on this graph — docs/graph/kdegree.md).
 
     python3 benchmarks/bench_graph_schemes.py fig9 --runs 10
     python3 benchmarks/bench_graph_schemes.py table43 --runs 3
@@ -116,7 +118,7 @@ def _schemes():
         return lambda g, s: perturb.random_sparsification(g, (1 - alpha) / (1 + alpha), seed=s)
 
     def kda(k):
-        return lambda g, s: kdegree.k_degree_anonymize(g, k, seed=s).graph
+        return lambda g, s: kdegree.kdegree_anonymize(g, k, seed=s).graph
 
     return [
         ("RSP α_E=0.75", rsp(0.75)), ("RSP α_E=0.50", rsp(0.50)), ("RSP α_E=0.25", rsp(0.25)),

@@ -48,6 +48,16 @@ def test_each_scheme_writes_a_relabelled_release_and_its_mapping(karate, tmp_pat
         assert all(deg_rel[i] == deg_orig[back[rid]] for i, rid in enumerate(ids))
 
 
+@pytest.mark.parametrize("method", ["simultaneous-swap", "relaxed", "supergraph"])
+def test_kdegree_scheme_releases_a_k_degree_anonymous_graph(karate, tmp_path, method):
+    out = tmp_path / "out.txt"
+    result = runner.invoke(app, ["graph", "anonymize", str(karate), "-s", "kdegree", "-k", "4",
+                                 "--method", method, "-o", str(out), "--seed", "2"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    degrees = read_graph(out).graph.degrees()
+    assert np.bincount(degrees)[np.bincount(degrees) > 0].min() >= 4
+
+
 def test_dp_dk2_scheme(karate, tmp_path):
     out = tmp_path / "out.txt"
     result = runner.invoke(app, ["graph", "anonymize", str(karate), "-s", "dp-dk2", "-e", "1e6",
@@ -78,6 +88,8 @@ def test_utility_compares_two_files(karate, tmp_path):
         (["-s", "rad", "--fraction", "1.5"], "fraction"),
         (["-s", "bogus"], "choose one of"),
         (["-s", "dp-dk2", "-e", "1"], "needs --max-degree"),
+        (["-s", "kdegree"], "needs --k"),
+        (["-s", "kdegree", "-k", "99"], "k"),
         (["-s", "naive", "--keep-ids", "--mapping", "m.csv"], "cannot go with --keep-ids"),
     ],
 )

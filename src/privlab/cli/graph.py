@@ -47,6 +47,15 @@ def _naive(graph: Graph, opts: dict[str, Any], seed: Any) -> tuple[Graph, dict[s
     return graph, {"scheme": "naive"}
 
 
+def _kdegree(graph: Graph, opts: dict[str, Any], seed: Any) -> tuple[Graph, dict[str, Any]]:
+    from privlab.graph.anonymize.kdegree import kdegree_anonymize
+
+    k = _need(opts, "k", "kdegree")
+    method = (opts.get("method") or "simultaneous_swap").replace("-", "_")
+    result = kdegree_anonymize(graph, k, method=method, seed=seed)
+    return result.graph, result.to_dict()
+
+
 def _dp_dk2(graph: Graph, opts: dict[str, Any], seed: Any) -> tuple[Graph, dict[str, Any]]:
     from privlab.graph.anonymize.dp_dk import dp_dk2_graph
 
@@ -69,6 +78,8 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
     "rsw": (_perturb("rsw"), "degree-preserving random switch (--fraction)"),
     "rep": (_perturb("rep"), "random edge perturbation (--fraction = flip probability p)"),
     "insert": (_perturb("insert"), "random edge insertion (--fraction)"),
+    "kdegree": (_kdegree, "k-degree anonymity, Liu–Terzi (--k; --method simultaneous-swap, "
+                "relaxed or supergraph)"),
     "dp-dk2": (_dp_dk2, "ε-edge-DP synthetic graph from a noisy dK-2 series (--epsilon, "
                "--max-degree, optional --threshold)"),
 }
@@ -96,6 +107,9 @@ def anonymize(
     output: Path = typer.Option(..., "--output", "-o", help="Where to write the release."),
     fraction: float | None = typer.Option(None, "--fraction", help="Perturbation strength."),
     k: int | None = typer.Option(None, "--k", "-k", help="k for k-degree anonymity."),
+    method: str | None = typer.Option(
+        None, "--method", help="kdegree: simultaneous-swap (default), relaxed or supergraph."
+    ),
     epsilon: float | None = typer.Option(None, "--epsilon", "-e", help="ε for DP schemes."),
     max_degree: int | None = typer.Option(
         None, "--max-degree", help="dp-dk2: a public bound on the degrees, fixed in advance."
@@ -124,7 +138,7 @@ def anonymize(
         raise ConfigError(f"--scheme {scheme!r}: choose one of {', '.join(SCHEMES)}")
     opts = {
         "fraction": fraction, "k": k, "epsilon": epsilon, "max_degree": max_degree,
-        "threshold": threshold,
+        "threshold": threshold, "method": method,
     }  # fmt: skip
     if mapping is not None and keep_ids:
         raise ConfigError("--mapping is the relabelling's secret; it cannot go with --keep-ids")
