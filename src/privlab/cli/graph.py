@@ -147,7 +147,8 @@ def anonymize(
         err_console.print(f"[yellow]note:[/] {warning}")
     rng = secure_generator(seed)
     run, _ = SCHEMES[name]
-    released, summary = run(read.graph, opts, rng)
+    with err_console.status(f"{name}: anonymizing {read.graph!r} …", spinner="dots"):
+        released, summary = run(read.graph, opts, rng)
     original_labels = read.graph.labels
     if keep_ids:
         final = released
@@ -205,7 +206,8 @@ def utility(
 
     a = read_graph(original, directed=directed)
     b = read_graph(release, directed=directed)
-    result = compare(a.graph, b.graph, metrics=metric or None, sample=sample, seed=seed)
+    with err_console.status("computing the utility metrics of both graphs …", spinner="dots"):
+        result = compare(a.graph, b.graph, metrics=metric or None, sample=sample, seed=seed)
     if json_out:
         print_json({"original": str(original), "release": str(release), **result.to_dict()})
         return
