@@ -105,3 +105,21 @@ def test_naive_anonymization_keeps_few_original_edges(facebook_graph):
         e = r.graph.edges()
         kept.append(np.mean([g.has_edge(int(u), int(v)) for u, v in e[:5000]]))
     assert np.mean(kept) < 5 * g.density() + 0.01
+
+
+@pytest.mark.parametrize("suffix", ["graphml", "gml"])
+def test_graphml_and_gml_are_read_with_loops_reported(tmp_path, suffix):
+    g = nx.karate_club_graph()
+    g.add_edge(0, 0)
+    path = tmp_path / f"k.{suffix}"
+    (nx.write_graphml if suffix == "graphml" else nx.write_gml)(g, path)
+    r = read_graph(path)
+    assert r.graph.n_nodes == 34 and r.graph.n_edges == 78
+    assert r.report.self_loops == 1
+
+
+def test_malformed_graphml_is_named(tmp_path):
+    path = tmp_path / "bad.graphml"
+    path.write_text("<graphml><graph><node id='a'/><edge source='a'")
+    with pytest.raises(InputError, match=r"bad\.graphml: cannot read GRAPHML"):
+        read_graph(path)

@@ -24,6 +24,7 @@ from privlab.io.edgelist import (
     EdgeListReport,
     loops_and_duplicates,
     read_edges,
+    read_markup,
     write_edges,
 )
 
@@ -184,12 +185,16 @@ def _labels(nodes: list[Any]) -> np.ndarray:
 
 
 def read_graph(path: str | os.PathLike[str], *, directed: bool = False) -> GraphFile:
-    """Read a SNAP edge list (:func:`privlab.io.edgelist.read_edges`) into a Graph.
+    """Read a SNAP edge list (:func:`privlab.io.edgelist.read_edges`), or GraphML / GML by
+    suffix (:func:`privlab.io.edgelist.read_markup`), into a Graph.
 
-    Self-loops and repeated edges are removed and reported in ``.report`` (count and first
-    line number); malformed lines raise InputError with the line.  O(m log m).
+    Self-loops and repeated edges are removed and reported in ``.report`` (count, and the
+    first line number for edge lists); malformed lines raise InputError with the line.
+    O(m log m).
     """
-    data = read_edges(path, directed=directed)
+    suffix = os.fspath(path).lower().rsplit(".", 1)[-1]
+    reader = read_markup if suffix in ("graphml", "gml") else read_edges
+    data = reader(path, directed=directed)
     graph = Graph.from_edges(data.labels.size, data.edges, directed=directed, labels=data.labels)
     return GraphFile(graph, data.report)
 

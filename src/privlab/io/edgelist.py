@@ -161,6 +161,43 @@ def read_edges(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeL
     return EdgeList(labels, simple.edges, report)
 
 
+def read_markup(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeList:
+    """Read GraphML (``.graphml``) or GML (``.gml``) through networkx into an EdgeList.
+
+    Node ids become labels (in the file's node order); self-loops and repeated edges are
+    removed and counted as for edge lists (no line numbers: the formats are not
+    line-oriented).  A file networkx cannot parse is an InputError naming it and the
+    parser's message (which gives the line for XML).  O(file size + m log m).
+    """
+    import networkx as nx
+
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{p}: no such file")
+    suffix = p.suffix.lower()
+    reader = {".graphml": nx.read_graphml, ".gml": nx.read_gml}.get(suffix)
+    if reader is None:
+        raise InputError(
+            f"{p}: unknown graph format {suffix!r}; use .graphml, .gml or an edge list"
+        )
+    try:
+        g = reader(p)
+    except Exception as exc:  # networkx raises several types for malformed files
+        raise InputError(f"{p}: cannot read {suffix[1:].upper()}: {exc}") from None
+    nodes = list(g.nodes())
+    index = {v: i for i, v in enumerate(nodes)}
+    raw = np.array([(index[u], index[v]) for u, v in g.edges()], dtype=np.int64).reshape(-1, 2)
+    simple = simplify_edges(raw, directed=directed)
+    labels = np.asarray(nodes) if nodes else np.zeros(0, dtype=np.int64)
+    report = EdgeListReport(
+        path=str(p), lines=0, nodes=len(nodes), edges=int(simple.edges.shape[0]),
+        directed=directed, self_loops=int(simple.self_loops.size),
+        duplicates=int(simple.duplicates.size), first_self_loop_line=None,
+        first_duplicate_line=None,
+    )  # fmt: skip
+    return EdgeList(labels, simple.edges, report)
+
+
 def write_edges(
     path: str | os.PathLike[str],
     edges: np.ndarray,
@@ -192,6 +229,7 @@ __all__ = [
     "Simplified",
     "loops_and_duplicates",
     "read_edges",
+    "read_markup",
     "simplify_edges",
     "write_edges",
 ]
