@@ -1,0 +1,460 @@
+"""Subgraph knowledge: edge facts gathered breadth-first around a target, and its candidates.
+
+Source: seed 002 Part A §A.2.5 (Hay, Miklau, Jensen, Weis & Srivastava, *Anonymizing Social
+Networks*, UMass TR 07-19, 2007, L292–352) and §A.2.6 / §A.3.3–A.3.4 for the experiment
+(Figs. 6 and 7: candidate-set sizes for 0..50 edge facts, with and without exact degrees).
+
+**Knowledge** (:func:`gather_edge_facts`).  The adversary explores the hidden graph G from the
+target x breadth-first.  A *pattern node* is popped from the queue; its graph edges other than
+the one to its BFS parent are revealed one by one, in a random order (seeded; the paper leaves
+the order open), each costing one edge fact and creating a new pattern node, queued.  This is
+the paper's *tree version* (L336–339): the adversary does not recognize a person reached
+twice, so every revealed edge creates a new pattern node and the pattern is a tree (a prefix
+of the BFS unfolding of G at x) with b + 1 nodes after b facts.  A pattern node becomes
+*exact* when its exploration has revealed all its edges — "with 4 edge facts he learns that Bob
+has exactly 4 neighbours" (L330–334); a node with no edge left to reveal (a leaf of G) becomes
+exact for free when the exploration reaches it before needing the (b+1)-th fact.  Otherwise the
+knowledge is the lower bound deg ≥ (#children) + (1 if it has a parent).  With
+``exact_degrees=False`` (Fig. 7, right) only the lower bounds are kept.  Knowledge at b facts
+is a prefix of the knowledge at b + 1 facts (same seed), so candidate sets shrink weakly.
+
+**Candidates** (:class:`SubgraphMatcher`).  y ∈ cand(x) iff the pattern embeds at y: a map φ
+of pattern nodes to nodes of the released graph with φ(root) = y, φ(child) adjacent to
+φ(parent), the children of every pattern node sent to *distinct* nodes that also differ from
+the image of its parent (the disequalities of the paper's conjunctive query, L346–352), and
+every degree constraint met.  Injectivity is required among siblings and against the parent,
+not across the whole tree: in the tree version two pattern nodes may be the same person
+(reached by two paths), so a globally injective embedding could reject the true node.  The
+true node is always a candidate (φ = the exploration itself), and every node H*-equivalent to
+it is one too (H* equivalence is equality of the degree-annotated unfolding trees).
+
+Two exact matchers:
+
+* ``method="hall"`` (default), vectorized over the graph.  For a pattern node t and a directed
+  edge (v → w), E_t[v→w] says whether the subtree of t embeds with t at w and its parent at
+  v.  Bottom-up, with the children of t grouped into types (identical subtrees and
+  constraints, so identical E): the children fit into N(w) ∖ {v} injectively iff, by Hall's
+  theorem, for every set S of types, #{u ∈ N(w), u ≠ v : some type of S fits at w→u} ≥
+  Σ_{τ∈S} k_τ.  Each S costs a few numpy passes over the 2|E| directed edges (per-row counts
+  by a cumulative sum, the exclusion of v through the reverse-edge index).  Subtrees are
+  interned by canonical form, and their E arrays are cached across targets (bounded by
+  ``cache_bytes``), so the many repeated small patterns cost nothing.  Per distinct subtree
+  O(2^T · |E|) for T child types (T ≤ 3 in practice at 10 facts).
+* ``method="backtrack"``: per candidate y, filtered first by the root's degree constraint,
+  recursive backtracking over injective child assignments, children with fewest options
+  first, each option pruned by its degree constraint, memoized on (pattern node, node,
+  parent image).  Worst case exponential in the pattern size; used as the reference.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter, OrderedDict, deque
+from dataclasses import dataclass
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+
+from privlab.errors import ConfigError, InputError
+from privlab.graph.attacks.refinement import BucketCounts, bucket_counts
+from privlab.graph.core import Graph
+
+METHODS = ("hall", "backtrack")
+
+
+# ============================================================================ knowledge
+@dataclass(frozen=True, eq=False)
+class EdgeFacts:
+    """A tree-shaped subgraph query around ``target`` (pattern node 0 is the target).
+
+    ``parent[t]`` is the pattern parent (−1 for the root); ``degree[t]`` is t's exact degree
+    when ``exact[t]``, else a lower bound.  ``node[t]`` is the node of G the exploration
+    reached (the truth, kept for tests and reports; matching never uses it).
+    ``n_facts`` = number of edges = number of pattern nodes − 1; it is smaller than
+    ``requested`` only when the target's component is a tree that was fully explored.
+    """
+
+    target: int
+    requested: int
+    exact_degrees: bool
+    parent: np.ndarray
+    node: np.ndarray
+    exact: np.ndarray
+    degree: np.ndarray
+
+    @property
+    def n_facts(self) -> int:
+        return int(self.parent.size - 1)
+
+    def children(self) -> list[list[int]]:
+        kids: list[list[int]] = [[] for _ in range(self.parent.size)]
+        for t, p in enumerate(self.parent.tolist()):
+            if p >= 0:
+                kids[p].append(t)
+        return kids
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "requested": self.requested,
+            "n_facts": self.n_facts,
+            "exact_degrees": self.exact_degrees,
+            "parent": self.parent.tolist(),
+            "exact": self.exact.tolist(),
+            "degree": self.degree.tolist(),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class _Exploration:
+    """The BFS exploration of one target up to ``max_facts``; prefixes give each budget."""
+
+    target: int
+    max_facts: int
+    node: np.ndarray  # graph node of pattern node t (t = the fact that created it)
+    parent: np.ndarray
+    exhausted_at: np.ndarray  # facts spent when t became exact (max_facts + 1: never)
+
+    def facts(self, b: int, exact_degrees: bool) -> EdgeFacts:
+        k = min(b, self.node.size - 1) + 1
+        parent = self.parent[:k]
+        n_kids = np.bincount(parent[1:], minlength=k) if k > 1 else np.zeros(1, np.int64)
+        lower = n_kids + (parent >= 0)
+        exact = (self.exhausted_at[:k] <= b) if exact_degrees else np.zeros(k, dtype=bool)
+        return EdgeFacts(
+            self.target, int(b), bool(exact_degrees), parent.copy(), self.node[:k].copy(),
+            exact, lower.astype(np.int64),
+        )  # fmt: skip
+
+
+def _explore(graph: Graph, target: int, max_facts: int, rng: np.random.Generator) -> _Exploration:
+    """Breadth-first tree exploration (module docstring).  O(max_facts + Σ explored degrees)."""
+    node = [target]
+    parent = [-1]
+    exhausted = [max_facts + 1]
+    queue = deque([0])
+    facts = 0
+    while queue:
+        t = queue.popleft()
+        u = node[t]
+        nb = graph.neighbors(u)
+        if parent[t] >= 0:
+            nb = nb[nb != node[parent[t]]]
+        if nb.size > 1:
+            nb = rng.permutation(nb)
+        for w in nb.tolist():
+            if facts == max_facts:
+                return _Exploration(target, max_facts, *map(np.asarray, (node, parent, exhausted)))
+            facts += 1
+            node.append(w)
+            parent.append(t)
+            exhausted.append(max_facts + 1)
+            queue.append(len(node) - 1)
+        exhausted[t] = facts
+    return _Exploration(target, max_facts, *map(np.asarray, (node, parent, exhausted)))
+
+
+def gather_edge_facts(
+    graph: Graph, target: int, n_facts: int, *, exact_degrees: bool = True, seed: Any = 0
+) -> EdgeFacts:
+    """The adversary's knowledge about ``target`` after ``n_facts`` breadth-first edge facts.
+
+    ``seed`` (an integer ≥ 0) fixes the order in which each node's edges are revealed: the
+    generator is seeded by (seed, target), as in :func:`subgraph_knowledge_experiment`.  The
+    default 0 makes experiments reproducible; the order is the adversary's choice, not a
+    privacy mechanism.
+    O(n_facts + Σ degrees of the explored nodes).
+    """
+    graph.require_undirected("subgraph knowledge")
+    target = _check_node(target, graph.n_nodes, "target")
+    n_facts = _check_facts(n_facts, "n_facts")
+    rng = np.random.default_rng([_check_seed(seed), target])
+    return _explore(graph, target, n_facts, rng).facts(n_facts, exact_degrees)
+
+
+# ============================================================================ matching
+class SubgraphMatcher:
+    """Candidate sets of tree-shaped subgraph queries in one released graph.
+
+    Build once per graph; the cache of subtree results is shared by all queries.
+    ``cache_bytes`` bounds it (least recently used entries are dropped).
+    """
+
+    def __init__(self, graph: Graph, *, cache_bytes: int = 256 * 2**20) -> None:
+        graph.require_undirected("subgraph matching")
+        self.graph = graph
+        self.deg = graph.degrees()
+        self.n = graph.n_nodes
+        indptr, indices = graph.indptr, graph.indices
+        self._indptr = indptr
+        self._dst = indices
+        src = np.repeat(np.arange(self.n, dtype=np.int64), self.deg)
+        # reverse edge: position of (w, v) for the position of (v, w); rows are sorted
+        order = np.lexsort((src, indices))  # sorted by (dst, src) = positions of (w, v)
+        rev = np.empty(indices.size, dtype=np.int64)
+        rev[order] = np.arange(indices.size, dtype=np.int64)
+        self._rev = rev
+        self._dst_deg = self.deg[indices]
+        self._intern: dict[tuple, int] = {}
+        self._shape: list[tuple] = []
+        self._cache: OrderedDict[int, np.ndarray] = OrderedDict()
+        self._cache_bytes = int(cache_bytes)
+        self._cached = 0
+        self._root_cache: OrderedDict[int, np.ndarray] = OrderedDict()
+        self.stats = {"subtrees": 0, "subtree_hits": 0, "roots": 0, "root_hits": 0}
+
+    # ------------------------------------------------------------------ public
+    def candidates(self, facts: EdgeFacts, *, method: str = "hall") -> np.ndarray:
+        """The sorted node ids where ``facts`` embeds (the candidate set)."""
+        return np.flatnonzero(self.candidate_mask(facts, method=method))
+
+    def candidate_mask(self, facts: EdgeFacts, *, method: str = "hall") -> np.ndarray:
+        if method not in METHODS:
+            raise ConfigError(f"method = {method!r}: choose one of {', '.join(METHODS)}")
+        if method == "backtrack":
+            return _backtrack_mask(self.graph, self.deg, facts)
+        root = self._intern_pattern(facts)
+        hit = self._root_cache.get(root)
+        if hit is not None:
+            self._root_cache.move_to_end(root)
+            self.stats["root_hits"] += 1
+            return hit
+        self.stats["roots"] += 1
+        exact, d, kids = self._shape[root]
+        ok = self._cons(self.deg, exact, d)
+        for need, fit in self._hall_sets(kids):
+            cnt = _row_sums(fit, self._indptr)
+            ok &= cnt >= need
+        ok.flags.writeable = False
+        self._root_cache[root] = ok
+        if len(self._root_cache) > 4096:
+            self._root_cache.popitem(last=False)
+        return ok
+
+    # ------------------------------------------------------------------ internals
+    @staticmethod
+    def _cons(deg: np.ndarray, exact: bool, d: int) -> np.ndarray:
+        return deg == d if exact else deg >= d
+
+    def _intern_pattern(self, facts: EdgeFacts) -> int:
+        kids = facts.children()
+        ids = [0] * facts.parent.size
+        for t in range(facts.parent.size - 1, -1, -1):  # children have larger ids
+            key = (
+                bool(facts.exact[t]),
+                int(facts.degree[t]),
+                tuple(sorted(Counter(ids[c] for c in kids[t]).items())),
+            )
+            got = self._intern.get(key)
+            if got is None:
+                got = len(self._shape)
+                self._intern[key] = got
+                self._shape.append(key)
+            ids[t] = got
+        return ids[0]
+
+    def _hall_sets(self, kids: tuple[tuple[int, int], ...]):
+        """(Σ k_τ over S, fit mask over directed edges) for every non-empty set S of types."""
+        if not kids:
+            return
+        fits = [(k, self._edge_fit(tau)) for tau, k in kids]
+        # A type that fits everywhere (e.g. an unexplored leaf: deg ≥ 1) makes the union of
+        # any S containing it the whole neighbourhood; of those S only the full set (largest
+        # Σ k_τ) can fail first, so the others are skipped.
+        every = [bool(f.all()) for _, f in fits]
+        total = len(fits)
+        for r in range(1, total + 1):
+            for idx in itertools.combinations(range(total), r):
+                if r < total and any(every[i] for i in idx):
+                    continue
+                need = sum(fits[i][0] for i in idx)
+                fit = fits[idx[0]][1]
+                if r > 1:
+                    fit = np.logical_or.reduce([fits[i][1] for i in idx])
+                yield need, fit
+
+    def _edge_fit(self, tau: int) -> np.ndarray:
+        """E_τ over directed edges (v → w): τ's subtree embeds at w with its parent at v."""
+        hit = self._cache.get(tau)
+        if hit is not None:
+            self._cache.move_to_end(tau)
+            self.stats["subtree_hits"] += 1
+            return hit
+        self.stats["subtrees"] += 1
+        exact, d, kids = self._shape[tau]
+        ok = self._cons(self._dst_deg, exact, d)
+        dst = self._dst
+        for need, fit in self._hall_sets(kids):
+            if not ok.any():
+                break
+            cnt = _row_sums(fit, self._indptr)  # per node w: #u ∈ N(w) that fit
+            ok &= (cnt[dst] - fit[self._rev]) >= need  # minus the parent v, if it fitted
+        ok.flags.writeable = False
+        self._cache[tau] = ok
+        self._cached += ok.nbytes
+        while self._cached > self._cache_bytes and len(self._cache) > 1:
+            _, old = self._cache.popitem(last=False)
+            self._cached -= old.nbytes
+        return ok
+
+
+def _row_sums(flags: np.ndarray, indptr: np.ndarray) -> np.ndarray:
+    cs = np.zeros(flags.size + 1, dtype=np.int64)
+    np.cumsum(flags, out=cs[1:])
+    return cs[indptr[1:]] - cs[indptr[:-1]]
+
+
+def _backtrack_mask(graph: Graph, deg: np.ndarray, facts: EdgeFacts) -> np.ndarray:
+    """Reference matcher: degree filter on the root, then backtracking per candidate."""
+    kids = facts.children()
+    exact = facts.exact.tolist()
+    dval = facts.degree.tolist()
+    degl = deg.tolist()
+    memo: dict[tuple[int, int, int], bool] = {}
+
+    def fits(t: int, w: int) -> bool:
+        return degl[w] == dval[t] if exact[t] else degl[w] >= dval[t]
+
+    def embeds(t: int, w: int, v: int) -> bool:
+        key = (t, w, v)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        ok = fits(t, w)
+        if ok and kids[t]:
+            nbrs = [u for u in graph.neighbors(w).tolist() if u != v]
+            if len(nbrs) < len(kids[t]):
+                ok = False
+            else:
+                options = [[u for u in nbrs if fits(c, u) and embeds(c, u, w)] for c in kids[t]]
+                ok = _assign(sorted(options, key=len), 0, set())
+        memo[key] = ok
+        return ok
+
+    mask = np.zeros(graph.n_nodes, dtype=bool)
+    root_ok = deg == dval[0] if exact[0] else deg >= dval[0]
+    for y in np.flatnonzero(root_ok).tolist():
+        mask[y] = embeds(0, y, -1)
+    return mask
+
+
+def _assign(options: list[list[int]], i: int, used: set[int]) -> bool:
+    """Is there a system of distinct representatives for options[i:] avoiding ``used``?"""
+    if i == len(options):
+        return True
+    for u in options[i]:
+        if u not in used:
+            used.add(u)
+            if _assign(options, i + 1, used):
+                used.discard(u)
+                return True
+            used.discard(u)
+    return False
+
+
+def subgraph_candidates(graph: Graph, facts: EdgeFacts, *, method: str = "hall") -> np.ndarray:
+    """Candidate set of ``facts`` in ``graph`` (sorted node ids).  See :class:`SubgraphMatcher`."""
+    return SubgraphMatcher(graph).candidates(facts, method=method)
+
+
+# ============================================================================ experiment
+@dataclass(frozen=True)
+class SubgraphKnowledgeResult:
+    """Candidate-set sizes ``sizes[j, b]`` of target ``targets[j]`` after b edge facts."""
+
+    targets: np.ndarray
+    sizes: np.ndarray
+    exact_degrees: bool
+    method: str
+    seed: int
+    seconds: float
+
+    @property
+    def max_facts(self) -> int:
+        return int(self.sizes.shape[1] - 1)
+
+    def buckets(self, b: int) -> BucketCounts:
+        if not isinstance(b, Integral) or not 0 <= b <= self.max_facts:
+            raise ConfigError(f"b = {b!r}: edge facts must be in 0..{self.max_facts}")
+        return bucket_counts(self.sizes[:, b])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n_targets": int(self.targets.size),
+            "max_facts": self.max_facts,
+            "exact_degrees": self.exact_degrees,
+            "method": self.method,
+            "seed": self.seed,
+            "seconds": self.seconds,
+            "buckets": [self.buckets(b).to_dict() for b in range(self.max_facts + 1)],
+        }
+
+
+def subgraph_knowledge_experiment(
+    graph: Graph,
+    max_facts: int = 10,
+    *,
+    exact_degrees: bool = True,
+    targets: Any = None,
+    seed: int = 0,
+    method: str = "hall",
+    matcher: SubgraphMatcher | None = None,
+) -> SubgraphKnowledgeResult:
+    """Seed 002 §A.2.6 with subgraph queries: every target's candidate-set size at 0..max_facts.
+
+    Each target is explored once (its own generator, seeded by (seed, target), so a target's
+    knowledge does not depend on which other targets are run) and the budgets are prefixes of
+    that exploration.  The released graph is ``graph`` itself (naive anonymization does not
+    change the class sizes).  Cost: one matcher query per (target, budget), most served by
+    the caches.
+    """
+    graph.require_undirected("subgraph knowledge")
+    max_facts = _check_facts(max_facts, "max_facts")
+    if method not in METHODS:
+        raise ConfigError(f"method = {method!r}: choose one of {', '.join(METHODS)}")
+    n = graph.n_nodes
+    t = np.arange(n, dtype=np.int64) if targets is None else np.asarray(targets)
+    if t.size and (not np.issubdtype(t.dtype, np.integer) or t.min() < 0 or t.max() >= n):
+        raise InputError(f"targets: node ids must be integers in 0..{n - 1}")
+    m = matcher if matcher is not None else SubgraphMatcher(graph)
+    t0 = time.perf_counter()
+    sizes = np.zeros((t.size, max_facts + 1), dtype=np.int64)
+    base = _check_seed(seed)
+    for j, x in enumerate(t.tolist()):
+        ex = _explore(graph, x, max_facts, np.random.default_rng([base, x]))
+        for b in range(max_facts + 1):
+            sizes[j, b] = int(m.candidate_mask(ex.facts(b, exact_degrees), method=method).sum())
+    return SubgraphKnowledgeResult(
+        t.astype(np.int64), sizes, bool(exact_degrees), method, seed, time.perf_counter() - t0
+    )
+
+
+def _check_node(node: Any, n: int, name: str) -> int:
+    if not isinstance(node, Integral) or isinstance(node, bool) or not 0 <= node < n:
+        raise InputError(f"{name} = {node!r}: not a node id; the graph has nodes 0..{n - 1}")
+    return int(node)
+
+
+def _check_seed(seed: Any) -> int:
+    if not isinstance(seed, Integral) or isinstance(seed, bool) or seed < 0:
+        raise ConfigError(f"seed = {seed!r}: give an integer ≥ 0 (it orders the exploration)")
+    return int(seed)
+
+
+def _check_facts(b: Any, name: str) -> int:
+    if not isinstance(b, Integral) or isinstance(b, bool) or b < 0:
+        raise ConfigError(f"{name} = {b!r}: the number of edge facts must be an integer ≥ 0")
+    return int(b)
+
+
+__all__ = [
+    "METHODS",
+    "EdgeFacts",
+    "SubgraphKnowledgeResult",
+    "SubgraphMatcher",
+    "gather_edge_facts",
+    "subgraph_candidates",
+    "subgraph_knowledge_experiment",
+]
