@@ -40,10 +40,14 @@ Two exact matchers:
   interned by canonical form, and their E arrays are cached across targets (bounded by
   ``cache_bytes``), so the many repeated small patterns cost nothing.  Per distinct subtree
   O(2^T · |E|) for T child types (T ≤ 3 in practice at 10 facts).
-* ``method="backtrack"``: per candidate y, filtered first by the root's degree constraint,
-  recursive backtracking over injective child assignments, children with fewest options
-  first, each option pruned by its degree constraint, memoized on (pattern node, node,
-  parent image).  Worst case exponential in the pattern size; used as the reference.
+* ``method="backtrack"``: per candidate y, filtered first by the root's degree constraint, a
+  recursive search down the pattern: the options of each child are the neighbours that meet
+  its degree constraint (numpy filter) and recursively embed its subtree; the children then
+  need distinct options, found by Kuhn's augmenting paths (a depth-first search that
+  backtracks through earlier choices).  Results are memoized on (subtree form, node, parent
+  image), and identical sibling subtrees share their option lists.  The literal reading of
+  the definition, used as the reference: O(Σ over explored (t, w, v) of deg w · k_t) Python
+  steps, about 350× slower than Hall on ca-GrQc.
 """
 
 from __future__ import annotations
@@ -307,51 +311,66 @@ def _row_sums(flags: np.ndarray, indptr: np.ndarray) -> np.ndarray:
 
 
 def _backtrack_mask(graph: Graph, deg: np.ndarray, facts: EdgeFacts) -> np.ndarray:
-    """Reference matcher: degree filter on the root, then backtracking per candidate."""
+    """Reference matcher: degree filter on the root, then a recursive search per candidate."""
     kids = facts.children()
     exact = facts.exact.tolist()
     dval = facts.degree.tolist()
-    degl = deg.tolist()
-    memo: dict[tuple[int, int, int], bool] = {}
+    canon: list[tuple] = [()] * facts.parent.size  # identical subtrees share their results
+    for t in range(facts.parent.size - 1, -1, -1):
+        canon[t] = (exact[t], dval[t], tuple(sorted(canon[c] for c in kids[t])))
+    memo: dict[tuple[tuple, int, int], bool] = {}
 
-    def fits(t: int, w: int) -> bool:
-        return degl[w] == dval[t] if exact[t] else degl[w] >= dval[t]
+    def fit(t: int, d: np.ndarray) -> np.ndarray:
+        return d == dval[t] if exact[t] else d >= dval[t]
 
     def embeds(t: int, w: int, v: int) -> bool:
-        key = (t, w, v)
+        """Does t's subtree embed with t at w and t's parent at v?  (w fits t already.)"""
+        key = (canon[t], w, v)
         got = memo.get(key)
         if got is not None:
             return got
-        ok = fits(t, w)
-        if ok and kids[t]:
-            nbrs = [u for u in graph.neighbors(w).tolist() if u != v]
-            if len(nbrs) < len(kids[t]):
+        nb = graph.neighbors(w)
+        nb = nb[nb != v]
+        ok = nb.size >= len(kids[t])
+        options: list[list[int]] = []
+        by_canon: dict[tuple, list[int]] = {}
+        for c in kids[t] if ok else ():
+            opts = by_canon.get(canon[c])
+            if opts is None:
+                cand = nb[fit(c, deg[nb])].tolist()  # degree pruning
+                opts = [u for u in cand if embeds(c, u, w)] if kids[c] else cand
+                by_canon[canon[c]] = opts
+            if not opts:
                 ok = False
-            else:
-                options = [[u for u in nbrs if fits(c, u) and embeds(c, u, w)] for c in kids[t]]
-                ok = _assign(sorted(options, key=len), 0, set())
+                break
+            options.append(opts)
+        ok = ok and _distinct_assignment(options)
         memo[key] = ok
         return ok
 
     mask = np.zeros(graph.n_nodes, dtype=bool)
-    root_ok = deg == dval[0] if exact[0] else deg >= dval[0]
-    for y in np.flatnonzero(root_ok).tolist():
+    for y in np.flatnonzero(fit(0, deg)).tolist():
         mask[y] = embeds(0, y, -1)
     return mask
 
 
-def _assign(options: list[list[int]], i: int, used: set[int]) -> bool:
-    """Is there a system of distinct representatives for options[i:] avoiding ``used``?"""
-    if i == len(options):
-        return True
-    for u in options[i]:
-        if u not in used:
-            used.add(u)
-            if _assign(options, i + 1, used):
-                used.discard(u)
+def _distinct_assignment(options: list[list[int]]) -> bool:
+    """Can every child get its own node from its options?  Kuhn's augmenting paths: a
+    depth-first search that backtracks through earlier choices.  O(k · Σ |options|)."""
+    owner: dict[int, int] = {}
+
+    def place(i: int, seen: set[int]) -> bool:
+        for u in options[i]:
+            if u in seen:
+                continue
+            seen.add(u)
+            j = owner.get(u)
+            if j is None or place(j, seen):
+                owner[u] = i
                 return True
-            used.discard(u)
-    return False
+        return False
+
+    return all(place(i, set()) for i in sorted(range(len(options)), key=lambda i: len(options[i])))
 
 
 def subgraph_candidates(graph: Graph, facts: EdgeFacts, *, method: str = "hall") -> np.ndarray:
