@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import polars as pl
@@ -18,6 +18,14 @@ import typer
 from rich.table import Table
 
 from privlab.cli.common import err_console, exits_on_bad_input, out_console, print_json
+from privlab.cli.graph_attack import (
+    attack_app,
+    check_pair_output,
+    emit,
+    pair_table,
+    read_input,
+    write_pair_dir,
+)
 from privlab.errors import ConfigError
 from privlab.graph.core import Graph, read_graph, write_graph
 
@@ -99,27 +107,70 @@ def _scheme_help() -> str:
     return "; ".join(f"{name}: {text}" for name, (_, text) in SCHEMES.items())
 
 
+def _resolve_scheme(scheme: str) -> tuple[str, Callable[..., Any]]:
+    name = scheme.lower()
+    if name not in SCHEMES:
+        raise ConfigError(f"--scheme {scheme!r}: choose one of {', '.join(SCHEMES)}")
+    return name, SCHEMES[name][0]
+
+
+def _scheme_opts(fraction, k, method, epsilon, max_degree, threshold) -> dict[str, Any]:
+    return {
+        "fraction": fraction, "k": k, "epsilon": epsilon, "max_degree": max_degree,
+        "threshold": threshold, "method": method,
+    }  # fmt: skip
+
+
+def _pair_scheme(scheme: str, opts: dict[str, Any], details: dict[str, Any]) -> Callable:
+    """``scheme`` as :func:`~privlab.graph.pairs.sample_pair` calls it; its summary goes to
+    ``details``."""
+    name, run = _resolve_scheme(scheme)
+
+    def scheme_fn(graph: Graph, *, seed: Any) -> Graph:
+        released, summary = run(graph, opts, seed)
+        details.update(summary)
+        return released
+
+    scheme_fn.__name__ = name
+    return scheme_fn
+
+
+# the scheme parameters, shared by ``anonymize`` and ``pair --scheme``
+Fraction = Annotated[float | None, typer.Option("--fraction", help="Perturbation strength.")]
+KOption = Annotated[int | None, typer.Option("--k", "-k", help="k for k-degree anonymity.")]
+Method = Annotated[
+    str | None,
+    typer.Option("--method", help="kdegree: simultaneous-swap (default), relaxed or supergraph."),
+]
+Epsilon = Annotated[float | None, typer.Option("--epsilon", "-e", help="ε for DP schemes.")]
+MaxDegree = Annotated[
+    int | None,
+    typer.Option("--max-degree", help="dp-dk2: a public bound on the degrees, fixed in advance."),
+]
+Threshold = Annotated[
+    str | None,
+    typer.Option("--threshold", help="dp-dk2: drop noisy cells below this (integer or 'auto')."),
+]
+Seed = Annotated[
+    int | None,
+    typer.Option("--seed", help="Fixed seed: reproducible, hence for tests and experiments only."),
+]
+JsonOut = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
+
+
 @app.command()
 @exits_on_bad_input
 def anonymize(
     input: Path = typer.Argument(..., help="SNAP edge list (two ids per line, # comments)."),
     scheme: str = typer.Option(..., "--scheme", "-s", help="The scheme. " + _scheme_help()),
     output: Path = typer.Option(..., "--output", "-o", help="Where to write the release."),
-    fraction: float | None = typer.Option(None, "--fraction", help="Perturbation strength."),
-    k: int | None = typer.Option(None, "--k", "-k", help="k for k-degree anonymity."),
-    method: str | None = typer.Option(
-        None, "--method", help="kdegree: simultaneous-swap (default), relaxed or supergraph."
-    ),
-    epsilon: float | None = typer.Option(None, "--epsilon", "-e", help="ε for DP schemes."),
-    max_degree: int | None = typer.Option(
-        None, "--max-degree", help="dp-dk2: a public bound on the degrees, fixed in advance."
-    ),
-    threshold: str | None = typer.Option(
-        None, "--threshold", help="dp-dk2: drop noisy cells below this (integer or 'auto')."
-    ),
-    seed: int | None = typer.Option(
-        None, "--seed", help="Fixed seed: reproducible, hence for tests and experiments only."
-    ),
+    fraction: Fraction = None,
+    k: KOption = None,
+    method: Method = None,
+    epsilon: Epsilon = None,
+    max_degree: MaxDegree = None,
+    threshold: Threshold = None,
+    seed: Seed = None,
     mapping: Path | None = typer.Option(
         None, "--mapping", help="Write the secret release-id → original-id table here (CSV)."
     ),
@@ -127,26 +178,18 @@ def anonymize(
         False, "--keep-ids", help="Do not relabel the nodes (research comparisons only)."
     ),
     directed: bool = typer.Option(False, "--directed", help="Read the edges as directed."),
-    json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    json_out: JsonOut = False,
 ) -> None:
     """Anonymize a graph with one scheme and write the release (and the mapping)."""
     from privlab.dp.noise import secure_generator
     from privlab.graph.anonymize.naive import naive_anonymize
 
-    name = scheme.lower()
-    if name not in SCHEMES:
-        raise ConfigError(f"--scheme {scheme!r}: choose one of {', '.join(SCHEMES)}")
-    opts = {
-        "fraction": fraction, "k": k, "epsilon": epsilon, "max_degree": max_degree,
-        "threshold": threshold, "method": method,
-    }  # fmt: skip
+    name, run = _resolve_scheme(scheme)
+    opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold)
     if mapping is not None and keep_ids:
         raise ConfigError("--mapping is the relabelling's secret; it cannot go with --keep-ids")
-    read = read_graph(input, directed=directed)
-    for warning in read.report.warnings():
-        err_console.print(f"[yellow]note:[/] {warning}")
+    read = read_input(input, directed=directed)
     rng = secure_generator(seed)
-    run, _ = SCHEMES[name]
     with err_console.status(f"{name}: anonymizing {read.graph!r} …", spinner="dots"):
         released, summary = run(read.graph, opts, rng)
     original_labels = read.graph.labels
@@ -188,6 +231,72 @@ def anonymize(
 
 @app.command()
 @exits_on_bad_input
+def pair(
+    input: Path = typer.Argument(..., help="The source graph (SNAP edge list, undirected)."),
+    output: Path = typer.Option(..., "--output", "-o", help="The folder to write the pair to."),
+    alpha_v: float | None = typer.Option(
+        None, "--alpha-v", help="Node overlap α_V in (0, 1]: Jaccard of the two node sets."
+    ),
+    alpha_e: float | None = typer.Option(
+        None, "--alpha-e", help="Edge overlap α_E in (0, 1] on the common nodes."
+    ),
+    scheme: str | None = typer.Option(
+        None, "--scheme", "-s",
+        help="Also anonymize the sanitized graph with this scheme (as `graph anonymize`; "
+        "pass --alpha-e 1 to let the scheme be the only edge noise).",
+    ),
+    fraction: Fraction = None,
+    k: KOption = None,
+    method: Method = None,
+    epsilon: Epsilon = None,
+    max_degree: MaxDegree = None,
+    threshold: Threshold = None,
+    secgraph: bool = typer.Option(
+        False, "--secgraph", help="SecGraph's pair instead: two edge samples keeping a BFS "
+        "tree, same node ids on both sides (--p).",
+    ),
+    p: float | None = typer.Option(
+        None, "--p", help="--secgraph: probability of keeping each non-tree edge (default 0.9)."
+    ),
+    seed: Seed = None,
+    force: bool = typer.Option(False, "--force", help="Replace a non-empty output folder."),
+    json_out: JsonOut = False,
+) -> None:
+    """Split a graph into an auxiliary and a sanitized graph with a known ground truth.
+
+    Writes OUTPUT/aux.txt and OUTPUT/san.txt (edge lists on nodes 0..n−1), OUTPUT/truth.csv
+    (aux,san: the common nodes) and OUTPUT/pair.json, all at once (temporary folder, rename).
+    """
+    from privlab.graph.pairs import sample_pair, secgraph_pair
+
+    check_pair_output(output, force)
+    if secgraph:
+        extra = [flag for flag, v in (("--alpha-v", alpha_v), ("--alpha-e", alpha_e),
+                                      ("--scheme", scheme)) if v is not None]  # fmt: skip
+        if extra:
+            raise ConfigError(f"--secgraph samples its own pair; drop {', '.join(extra)}")
+    elif p is not None:
+        raise ConfigError("--p is SecGraph's edge-keeping probability; it needs --secgraph")
+    elif alpha_v is None or alpha_e is None:
+        raise ConfigError("give --alpha-v and --alpha-e (the overlaps, in (0, 1]) or --secgraph")
+    details: dict[str, Any] = {}
+    scheme_fn = None
+    if scheme is not None:
+        opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold)
+        scheme_fn = _pair_scheme(scheme, opts, details)
+    read = read_input(input)
+    with err_console.status(f"sampling a pair from {read.graph!r} …", spinner="dots"):
+        if secgraph:
+            made = secgraph_pair(read.graph, 0.9 if p is None else p, seed=seed)
+        else:
+            made = sample_pair(read.graph, alpha_v, alpha_e, seed=seed, scheme=scheme_fn)
+    summary = write_pair_dir(made, output, source=input, scheme_details=details or None,
+                             force=force)  # fmt: skip
+    emit(summary, json_out, pair_table)
+
+
+@app.command()
+@exits_on_bad_input
 def utility(
     original: Path = typer.Argument(..., help="The original graph (edge list)."),
     release: Path = typer.Argument(..., help="The released graph (edge list)."),
@@ -212,3 +321,6 @@ def utility(
         print_json({"original": str(original), "release": str(release), **result.to_dict()})
         return
     typer.echo(result.to_markdown())
+
+
+app.add_typer(attack_app, name="attack")

@@ -1,0 +1,587 @@
+"""``privlab graph attack ...``: re-identification attacks on graphs, and the pair folders.
+
+One command per attack, each a thin shell over its library function: read the input, run
+the attack (a spinner or a progress bar on stderr), print a table or ``--json`` on stdout.
+
+* ``refine`` — Hay et al.'s vertex refinement H_1 … H* (:mod:`privlab.graph.attacks.refinement`)
+* ``h1-risk`` — the H_1 candidate probabilities after random perturbation (same module)
+* ``subgraph`` — edge-fact knowledge (:mod:`privlab.graph.attacks.subgraph`)
+* ``active`` — Backstrom et al.'s sybil attack (:mod:`privlab.graph.attacks.active`)
+* ``propagate`` — Narayanan–Shmatikov propagation on a folder written by ``privlab graph
+  pair`` (:mod:`privlab.graph.attacks.propagation`)
+
+To add an attack, write one more ``@attack_app.command()`` function here (decorated with
+:func:`~privlab.cli.common.exits_on_bad_input`), using :func:`read_input`, :func:`emit` and,
+for candidate-set sizes, :func:`bucket_table`.
+
+The pair folder (written by ``privlab graph pair``, read by ``propagate``): ``aux.txt`` and
+``san.txt``, SNAP edge lists whose ids are the node numbers 0..n−1 (a node without edges has
+no line; ``pair.json`` gives the node counts), ``truth.csv`` with columns ``aux,san`` (one
+row per common node, the secret ground truth) and ``pair.json`` (the generator's
+parameters and the counts).  The folder is written into a temporary folder next to it and
+renamed, so it is complete or absent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import typer
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from privlab.cli.common import (
+    err_console,
+    exits_on_bad_input,
+    out_console,
+    print_json,
+    progress_bar,
+)
+from privlab.errors import ConfigError, InputError
+from privlab.graph.core import Graph, GraphFile, read_graph, write_graph
+
+attack_app = typer.Typer(
+    help="Re-identification attacks on graphs: how many people can an adversary single out?",
+    no_args_is_help=True,
+)
+
+PAIR_FILES = ("aux.txt", "san.txt", "truth.csv", "pair.json")
+JSON_HELP = "Print the result as JSON (progress, if any, goes to stderr)."
+
+
+# ============================================================================ shared plumbing
+def read_input(path: Path, *, directed: bool = False) -> GraphFile:
+    """Read a graph file and print the reader's notes (removed loops, repeats) on stderr."""
+    read = read_graph(path, directed=directed)
+    for warning in read.report.warnings():
+        err_console.print(f"[yellow]note:[/] {warning}")
+    return read
+
+
+def emit(
+    payload: dict[str, Any], json_out: bool, table: Callable[[dict[str, Any]], RenderableType]
+) -> None:
+    """``--json``: the payload on stdout; otherwise the table built from it."""
+    if json_out:
+        print_json(payload)
+    else:
+        out_console.print(table(payload))
+
+
+def bucket_table(title: str, first: str, rows: list[tuple[str, dict[str, Any]]]) -> Table:
+    """Hay et al.'s five candidate-set-size buckets, one row per level (counts and %)."""
+    grid = Table(title=title)
+    grid.add_column(first)
+    labels = rows[0][1]["buckets"] if rows else []
+    for label in labels:
+        grid.add_column(f"[{label}]", justify="right")
+    for name, b in rows:
+        cells = [f"{c} ({100 * f:.1f}%)" for c, f in zip(b["counts"], b["fractions"], strict=True)]
+        grid.add_row(name, *cells)
+    return grid
+
+
+def _summary_table(title: str, payload: dict[str, Any], keys: tuple[str, ...]) -> Group:
+    """A title line over a two-column table of ``payload[key]`` for ``keys``."""
+    grid = Table(show_header=False)
+    for key in keys:
+        value = payload.get(key)
+        grid.add_row(key, f"{value:.4g}" if isinstance(value, float) else str(value))
+    return Group(Text(title, style="italic"), grid)
+
+
+# ============================================================================ pair folders
+def check_pair_output(folder: Path, force: bool) -> None:
+    """Refuse a file, or a non-empty folder unless ``force`` (before any work is done)."""
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{folder}: exists and is not a folder; give -o a folder for the pair")
+    if folder.is_dir() and any(folder.iterdir()) and not force:
+        raise InputError(
+            f"{folder}: the folder exists and is not empty; pass --force to replace it or "
+            "choose another -o"
+        )
+
+
+@contextmanager
+def _atomic_folder(target: Path) -> Iterator[Path]:
+    """Yield a temporary folder next to ``target``; on success it replaces ``target``."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    try:
+        yield tmp
+        if target.exists():
+            old = tmp.with_name(tmp.name + ".old")
+            os.replace(target, old)
+            try:
+                os.replace(tmp, target)
+            except BaseException:
+                os.replace(old, target)
+                raise
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def write_pair_dir(
+    made: Any, folder: Path, *, source: Path, scheme_details: dict[str, Any] | None, force: bool
+) -> dict[str, Any]:
+    """Write a :class:`~privlab.graph.pairs.GraphPair` as a pair folder; return pair.json."""
+    from privlab.io.atomic import write_text_atomic
+    from privlab.io.delimited import write_table
+
+    check_pair_output(folder, force)
+    summary = {
+        "format": "privlab graph pair",
+        "source": str(source),
+        **made.to_dict(),
+        "scheme_details": scheme_details,
+        "files": {"aux": "aux.txt", "san": "san.txt", "truth": "truth.csv"},
+    }
+    with _atomic_folder(folder) as tmp:
+        for side, g in (("aux", made.aux), ("san", made.san)):
+            header = (
+                f"privlab graph pair: the {'auxiliary' if side == 'aux' else 'sanitized'} graph "
+                f"of {source.name}\nNodes 0..{g.n_nodes - 1}; a node without edges has no line"
+            )
+            write_graph(Graph(g.indptr, g.indices, False), tmp / f"{side}.txt", header=header)
+        write_table(pl.DataFrame({"aux": made.truth_aux, "san": made.truth_san}),
+                    tmp / "truth.csv")  # fmt: skip
+        write_text_atomic(tmp / "pair.json", json.dumps(summary, indent=2) + "\n")
+    return {**summary, "output": str(folder)}
+
+
+def pair_table(summary: dict[str, Any]) -> Group:
+    params = summary["parameters"]
+    rows = {
+        "generator": params.get("generator"),
+        "aux nodes / edges": f"{summary['aux_nodes']} / {summary['aux_edges']}",
+        "san nodes / edges": f"{summary['san_nodes']} / {summary['san_edges']}",
+        "common nodes": summary["common_nodes"],
+    }
+    shown = ("measured_alpha_v", "measured_alpha_e", "scheme", "p")
+    rows.update({key: params[key] for key in shown if params.get(key) is not None})
+    return _summary_table(f"{summary['source']} → {summary['output']}", rows, tuple(rows))
+
+
+@dataclass(frozen=True)
+class PairFolder:
+    """A pair folder read back: both graphs on their written node numbers, and the truth."""
+
+    aux: Graph
+    san: Graph
+    truth: np.ndarray  # (k × 2) int64 (aux node, san node)
+    meta: dict[str, Any]
+
+    def truth_array(self) -> np.ndarray:
+        """Per aux node, its sanitized counterpart or −1."""
+        out = np.full(self.aux.n_nodes, -1, dtype=np.int64)
+        out[self.truth[:, 0]] = self.truth[:, 1]
+        return out
+
+
+def read_pair_dir(folder: Path) -> PairFolder:
+    """Read a folder written by ``privlab graph pair``; InputError naming what is wrong."""
+    if not folder.is_dir():
+        raise InputError(f"{folder}: no such folder; give a folder written by `privlab graph pair`")
+    missing = [name for name in PAIR_FILES[:3] if not (folder / name).is_file()]
+    if missing:
+        raise InputError(
+            f"{folder}: missing {', '.join(missing)}; a pair folder holds "
+            f"{', '.join(PAIR_FILES)} (write one with `privlab graph pair`)"
+        )
+    meta: dict[str, Any] = {}
+    if (folder / "pair.json").is_file():
+        try:
+            meta = json.loads((folder / "pair.json").read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise InputError(f"{folder / 'pair.json'}: not valid JSON ({exc})") from None
+        if not isinstance(meta, dict):
+            raise InputError(f"{folder / 'pair.json'}: expected a JSON object")
+    aux = _numbered_graph(folder / "aux.txt", meta.get("aux_nodes"))
+    san = _numbered_graph(folder / "san.txt", meta.get("san_nodes"))
+    truth = read_id_pairs(folder / "truth.csv", aux.n_nodes, san.n_nodes, empty="truth")
+    return PairFolder(aux, san, truth, meta)
+
+
+def _numbered_graph(path: Path, n_nodes: Any) -> Graph:
+    """The edge list as a graph whose node v is the id v written in the file."""
+    read = read_input(path)
+    labels = read.graph.labels
+    if labels is None or not np.issubdtype(labels.dtype, np.integer) or labels.min() < 0:
+        raise InputError(f"{path}: node ids must be the integers 0..n−1 written by graph pair")
+    n = int(labels.max()) + 1
+    if n_nodes is not None:
+        if not isinstance(n_nodes, int) or n_nodes < n:
+            raise InputError(
+                f"{path}: names node {n - 1} but pair.json gives {n_nodes!r} nodes for it"
+            )
+        n = n_nodes
+    return Graph.from_edges(n, labels[read.graph.edges()])
+
+
+def read_id_pairs(path: Path, n_aux: int, n_san: int, *, empty: str | None = None) -> np.ndarray:
+    """An ``aux,san`` CSV of node pairs as a (k × 2) int64 array; errors name the line.
+
+    ``empty="truth"``: a header-only file means the graphs share no node (its own error).
+    """
+    from privlab.io.delimited import read_table
+
+    if empty == "truth" and _data_lines(path) == 0:
+        raise InputError(
+            f"{path}: no pairs — the two graphs have no common node, so there is no one to "
+            "re-identify; sample the pair again with a larger --alpha-v"
+        )
+    frame = read_table(path, expected_columns=["aux", "san"])
+    for col in ("aux", "san"):
+        if col not in frame.columns:
+            raise InputError(f"{path}, line 1: no column {col!r}; the header must be aux,san")
+    cols = []
+    for col, n, graph in (("aux", n_aux, "aux.txt"), ("san", n_san, "san.txt")):
+        raw = frame[col].str.strip_chars()
+        ids = raw.cast(pl.Int64, strict=False)
+        bad = ids.is_null()
+        if bad.any():
+            i = int(bad.arg_max())
+            raise InputError(
+                f"{path}, line {i + 2}, column {col!r}: {raw[i]!r} is not a node id (an integer)"
+            )
+        v = ids.to_numpy()
+        out = np.flatnonzero((v < 0) | (v >= n))
+        if out.size:
+            i = int(out[0])
+            raise InputError(
+                f"{path}, line {i + 2}: {col} node {v[i]} is not in {graph} (nodes 0..{n - 1})"
+            )
+        _, first, counts = np.unique(v, return_index=True, return_counts=True)
+        if (counts > 1).any():
+            again = np.setdiff1d(np.arange(v.size), first)[0]
+            raise InputError(
+                f"{path}, line {int(again) + 2}: {col} node {v[again]} appears in an earlier "
+                "line too; each node can be paired once"
+            )
+        cols.append(v.astype(np.int64))
+    return np.stack(cols, axis=1)
+
+
+def _data_lines(path: Path) -> int:
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        return sum(1 for line in fh if line.strip()) - 1
+
+
+# ============================================================================ refine
+@attack_app.command()
+@exits_on_bad_input
+def refine(
+    input: Path = typer.Argument(..., help="The released graph (SNAP edge list)."),
+    level: int | None = typer.Option(
+        None, "--level", "-l", min=0, help="Only H_i, the refinement at this level."
+    ),
+    star: bool = typer.Option(False, "--star", help="Only H*, the fixed point."),
+    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Candidate-set sizes under vertex refinement H_1, H_2, …, H* (Hay et al.).
+
+    An adversary who knows a target's degree (H_1), its neighbours' degrees (H_2), … rules
+    out every node that differs; the rest is the candidate set.  Sizes are counted in the
+    buckets [1], [2,4], [5,10], [11,20], [21,∞): a size of 1 is a re-identification.
+    """
+    from privlab.graph.attacks.refinement import vertex_refinement
+
+    if level is not None and star:
+        raise ConfigError("--level and --star each pick one level; give one of them")
+    read = read_input(input)
+    with err_console.status(f"refining {read.graph!r} …", spinner="dots"):
+        ref = vertex_refinement(read.graph, max_level=level)
+    stable = ref.stable_level
+    if level is not None:
+        wanted: list[int | None] = [level]
+    elif star:
+        wanted = [None]
+    else:
+        wanted = [*range(1, max(stable or 0, 1) + 1), None]
+    rows = []
+    for i in wanted:
+        top = len(ref.n_classes) - 1
+        rows.append({
+            "level": "H*" if i is None else f"H_{i}",
+            "is_star": i is None or (ref.complete and i >= (stable or 0)),
+            "classes": ref.n_classes[top if i is None else min(i, top)],
+            **ref.buckets(i).to_dict(),
+        })  # fmt: skip
+    payload = {
+        "input": str(input),
+        "nodes": read.graph.n_nodes,
+        "edges": read.graph.n_edges,
+        "stable_level": stable,
+        "complete": ref.complete,
+        "levels": rows,
+        "seconds": ref.seconds,
+    }
+    emit(payload, json_out, _refine_table)
+
+
+def _refine_table(payload: dict[str, Any]) -> Table:
+    stable = payload["stable_level"]
+    note = f"H* = H_{stable}" if stable is not None else "stopped before H*"
+    return bucket_table(f"{payload['input']}: candidate-set sizes ({note})", "query",
+                        [(r["level"], r) for r in payload["levels"]])  # fmt: skip
+
+
+# ============================================================================ h1-risk
+@attack_app.command("h1-risk")
+@exits_on_bad_input
+def h1_risk(
+    original: Path = typer.Argument(..., help="The original graph (edge list)."),
+    release: Path = typer.Argument(
+        ..., help="Its random perturbation, same node ids (e.g. `graph anonymize -s rad "
+        "--keep-ids`).",
+    ),
+    m: int = typer.Option(
+        ..., "--m", min=0, help="The public number of perturbations (RAD: edges_removed)."
+    ),
+    model: str = typer.Option(
+        "process", "--model", help="process (exact) or no-reinsertion (the paper's approximation)."
+    ),
+    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Candidate-set sizes under H_1 (degree knowledge) after a random perturbation.
+
+    The release is the original with m edges deleted and m inserted at random (Hay et al.
+    §A.2.8, m public); each node's equivalent candidate-set size is ⌊1 / its largest
+    candidate probability⌋.
+    """
+    from privlab.graph.attacks.refinement import perturbation_h1_risk
+
+    a = read_input(original).graph
+    b = _on_nodes_of(a, read_input(release).graph, release)
+    with err_console.status("computing the H_1 posteriors …", spinner="dots"):
+        risk = perturbation_h1_risk(a, b, m, model=model)
+    payload = {"original": str(original), "release": str(release), **risk.to_dict()}
+    emit(payload, json_out, lambda p: bucket_table(
+        f"{p['release']}: H_1 candidate sets after m = {p['m']} perturbations", "model",
+        [(p["model"], p["buckets"])]))  # fmt: skip
+
+
+def _on_nodes_of(original: Graph, release: Graph, path: Path) -> Graph:
+    """``release`` renumbered onto ``original``'s nodes through the labels (ids in files)."""
+    a, b = original.labels, release.labels
+    if a is None or b is None or a.dtype.kind != b.dtype.kind:
+        raise InputError(f"{path}: its node ids are not of the same kind as the original's")
+    pos = np.searchsorted(a, b)  # labels read from edge lists are sorted
+    ok = (pos < a.size) & (a[np.minimum(pos, a.size - 1)] == b)
+    if not ok.all():
+        raise InputError(
+            f"{path}: node {b[np.argmin(ok)]} is not in the original graph; the release must "
+            "keep the node ids (graph anonymize --keep-ids)"
+        )
+    return Graph.from_edges(original.n_nodes, pos[release.edges()])
+
+
+# ============================================================================ subgraph
+@attack_app.command()
+@exits_on_bad_input
+def subgraph(
+    input: Path = typer.Argument(..., help="The released graph (SNAP edge list)."),
+    facts: int = typer.Option(
+        10, "--facts", "-b", min=1, help="Edge facts the adversary gathers (all budgets 0..b)."
+    ),
+    exact_degrees: bool = typer.Option(
+        True, "--exact-degrees/--degree-bounds",
+        help="Fully explored nodes have known degrees (Fig. 7 left), or only lower bounds.",
+    ),
+    nodes: str = typer.Option(
+        "all", "--nodes", help="Targets: 'all', or N random nodes (drawn with --seed)."
+    ),
+    seed: int = typer.Option(0, "--seed", min=0, help="Orders the exploration; draws targets."),
+    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Candidate-set sizes when the adversary knows b edges around each target (Hay et al.).
+
+    The knowledge is gathered breadth-first from the target; the candidates are the nodes
+    where that tree-shaped pattern embeds.
+    """
+    from privlab.graph.attacks.subgraph import (
+        SubgraphKnowledgeResult,
+        SubgraphMatcher,
+        subgraph_knowledge_experiment,
+    )
+
+    graph = read_input(input).graph
+    targets = _targets(nodes, graph.n_nodes, seed)
+    matcher = SubgraphMatcher(graph)
+    sizes, seconds = [], 0.0
+    chunks = np.array_split(targets, max(1, min(100, targets.size)))
+    with progress_bar("subgraph knowledge", enabled=True) as progress:
+        done = 0
+        for chunk in chunks:
+            # each target's exploration is seeded by (seed, target): chunks change nothing
+            part = subgraph_knowledge_experiment(
+                graph, facts, exact_degrees=exact_degrees, targets=chunk, seed=seed,
+                matcher=matcher,
+            )  # fmt: skip
+            sizes.append(part.sizes)
+            seconds += part.seconds
+            done += chunk.size
+            progress(done, targets.size)
+    result = SubgraphKnowledgeResult(
+        targets, np.concatenate(sizes) if sizes else np.zeros((0, facts + 1), np.int64),
+        exact_degrees, "hall", seed, seconds,
+    )  # fmt: skip
+    payload = {"input": str(input), "nodes": graph.n_nodes, "edges": graph.n_edges,
+               **result.to_dict()}  # fmt: skip
+    for b, row in enumerate(payload["buckets"]):
+        row["facts"] = b
+    emit(payload, json_out, lambda p: bucket_table(
+        f"{p['input']}: candidate-set sizes of {p['n_targets']} targets under b edge facts "
+        f"({'exact degrees' if p['exact_degrees'] else 'degree bounds'})",
+        "b", [(str(r["facts"]), r) for r in p["buckets"]]))  # fmt: skip
+
+
+def _targets(nodes: str, n: int, seed: int) -> np.ndarray:
+    if nodes.strip().lower() == "all":
+        return np.arange(n, dtype=np.int64)
+    try:
+        count = int(nodes)
+    except ValueError:
+        raise ConfigError(f"--nodes {nodes!r}: give 'all' or a number of targets") from None
+    if not 1 <= count <= n:
+        raise ConfigError(f"--nodes {count}: give a number of targets in 1..{n} (or 'all')")
+    rng = np.random.default_rng(seed)
+    return np.sort(rng.choice(n, count, replace=False)).astype(np.int64)
+
+
+# ============================================================================ active
+@attack_app.command()
+@exits_on_bad_input
+def active(
+    input: Path = typer.Argument(..., help="The graph before its release (edge list)."),
+    k: int | None = typer.Option(
+        None, "--k", "-k", min=2, help="Sybils to plant (default ⌈(2+δ)·log2 n⌉, δ = 0.5)."
+    ),
+    targets: int = typer.Option(10, "--targets", "-t", min=1, help="Targets per run."),
+    trials: int = typer.Option(
+        1, "--trials", "-r", min=1, help="Independent runs (new sybils, targets, release)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", help="Fixed seed (reproducible runs)."),
+    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Backstrom et al.'s walk-based attack: plant sybils, release naively, find the targets.
+
+    Each run picks random targets, links the sybils to them, relabels the graph at random
+    (the naive release) and searches the release for the sybils and then the targets.
+    """
+    from privlab.dp.noise import secure_generator
+    from privlab.graph.attacks.active import active_attack
+
+    graph = read_input(input).graph
+    rng = secure_generator(seed)
+    runs = []
+    with err_console.status("active attack …", spinner="dots") as status:
+        for r in range(trials):
+            status.update(f"active attack: run {r + 1}/{trials} …")
+            runs.append(active_attack(graph, targets, k=k, seed=rng))
+    statuses = Counter(run.status for run in runs)
+    payload = {
+        "input": str(input),
+        "nodes": graph.n_nodes,
+        "edges": graph.n_edges,
+        "k": runs[0].k,
+        "n_targets": targets,
+        "trials": trials,
+        "success_rate": float(np.mean([run.success_rate for run in runs])),
+        "unique_rate": statuses["unique"] / trials,
+        "sybils_exact_rate": float(np.mean([run.sybils_exact for run in runs])),
+        "statuses": dict(statuses),
+        "runs": [run.to_dict() for run in runs],
+        "insecure_seed": seed is not None,
+    }
+    emit(payload, json_out, lambda p: _summary_table(
+        f"{p['input']}: active attack, k = {p['k']} sybils", p,
+        ("nodes", "n_targets", "trials", "success_rate", "unique_rate", "sybils_exact_rate",
+         "statuses")))  # fmt: skip
+
+
+# ============================================================================ propagate
+@attack_app.command()
+@exits_on_bad_input
+def propagate(
+    pair_dir: Path = typer.Argument(..., help="A folder written by `privlab graph pair`."),
+    seeds: int | None = typer.Option(
+        None, "--seeds", min=1, help="Seed with the N top-degree aux nodes and their true match."
+    ),
+    seeds_file: Path | None = typer.Option(
+        None, "--seeds-file", help="Seed pairs from a CSV with columns aux,san."
+    ),
+    discover: int | None = typer.Option(
+        None, "--discover", min=1, help="Find N seeds by matching the top-degree nodes."
+    ),
+    theta: float = typer.Option(
+        0.1, "--theta", min=0.0, help="Eccentricity threshold θ ≥ 0 (higher: fewer, surer)."
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write the mapping found (CSV aux,san) here."
+    ),
+    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Narayanan–Shmatikov seed-and-propagate de-anonymization of the sanitized graph.
+
+    Starting from the seed pairs, every aux node is matched to the sanitized node its mapped
+    neighbours point to, when that match stands out (eccentricity ≥ θ) both ways.  The
+    result is scored against truth.csv.
+    """
+    from privlab.graph.attacks.propagation import discover_seeds, top_degree_seeds
+    from privlab.graph.attacks.propagation import propagate as run_propagation
+
+    given = [name for name, v in (("--seeds", seeds), ("--seeds-file", seeds_file),
+                                  ("--discover", discover)) if v is not None]  # fmt: skip
+    if len(given) != 1:
+        raise ConfigError(
+            "give one way to seed: --seeds N (top-degree nodes and their truth), "
+            f"--seeds-file CSV or --discover N (got {', '.join(given) or 'none'})"
+        )
+    pair = read_pair_dir(pair_dir)
+    truth = pair.truth_array()
+    seeding: dict[str, Any]
+    if seeds is not None:
+        seed_pairs = top_degree_seeds(pair.aux, truth, seeds)
+        seeding = {"kind": "top-degree", "requested": seeds}
+    elif seeds_file is not None:
+        seed_pairs = read_id_pairs(seeds_file, pair.aux.n_nodes, pair.san.n_nodes)
+        seeding = {"kind": "file", "file": str(seeds_file)}
+    else:
+        with err_console.status("discovering seeds …", spinner="dots"):
+            found = discover_seeds(pair.aux, pair.san, discover)
+        seed_pairs = found.pairs
+        seeding = {"kind": "discovered", **found.to_dict()}
+    seeding["seeds"] = int(seed_pairs.shape[0])
+    seeding["seeds_correct"] = int((truth[seed_pairs[:, 0]] == seed_pairs[:, 1]).sum())
+    with err_console.status(f"propagating from {seed_pairs.shape[0]} seeds …", spinner="dots"):
+        result = run_propagation(pair.aux, pair.san, seed_pairs, theta, truth=truth)
+    payload = {"pair": str(pair_dir), "seeding": seeding, **result.to_dict()}
+    if output is not None:
+        from privlab.io.delimited import write_table
+
+        mapped = result.pairs()
+        write_table(pl.DataFrame({"aux": mapped[:, 0], "san": mapped[:, 1]}), output)
+        payload["output"] = str(output)
+    emit(payload, json_out, lambda p: _summary_table(
+        f"{p['pair']}: propagation from {p['seeding']['seeds']} {p['seeding']['kind']} seeds",
+        p, ("theta", "mapped", "correct", "true_pairs", "accuracy", "coverage", "passes",
+            "seconds")))  # fmt: skip
