@@ -427,4 +427,10 @@ from privlab.cli.hierarchy import hierarchy as _hierarchy_command  # noqa: E402
 
 app.command("hierarchy")(_hierarchy_command)
 
+from privlab.cli.table_permute import permute as _permute_command  # noqa: E402
+from privlab.cli.table_permute import query as _query_command  # noqa: E402
+
+app.command("permute")(_permute_command)
+app.command("query")(_query_command)
+
 __all__ = ["app", "err_console"]

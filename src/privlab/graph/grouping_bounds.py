@@ -17,8 +17,8 @@ j (ℓ_j nodes, b_j satisfying) the c_ij edges form a matching, so:
 * **type 0** — structure only (e.g. average degree) is exact.
 
 Errors of an answer (L5179–5190): worst case (U − L)/(2Q) using (U + L)/2; expected |E − Q|/Q.
-The same group → bounds arithmetic (how many of a group's members satisfy a predicate,
-bounded by the group's published aggregate) is what permutation publishing (issue 5) needs.
+The type-1 group → bounds arithmetic lives in :mod:`privlab.bounds`, shared with permutation
+publishing (seed 001 §2.1, issue 5).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from privlab.bounds import GroupedValues
 from privlab.errors import InputError
 from privlab.graph.anonymize.grouping import GroupedGraph
 
@@ -100,20 +101,21 @@ def type2_count(grouped: GroupedGraph, left_pred: Any, right_pred: Any) -> Bound
 
 
 def type1_degree_sum(grouped: GroupedGraph, left_pred: Any) -> Bounds:
-    """Bounds on Σ_{v : P(v)} deg(v) (e.g. papers of US authors, counted per author)."""
+    """Bounds on Σ_{v : P(v)} deg(v) (e.g. papers of US authors, counted per author).
+
+    The group → bounds step is :class:`privlab.bounds.GroupedValues` (shared with permutation
+    publishing): a group's masked degrees are its published multiset and its a_i members
+    satisfying P its hits.  O(n log n) for the per-group sort, then O(#groups).
+    """
     g = grouped.graph
     p = _mask(left_pred, g.n_left, "left_pred")
     deg = g.degrees("left")
     groups = grouped.left_groups
-    order = np.lexsort((deg, groups))  # by group, then degree ascending
-    sg, sd = groups[order], deg[order]
-    starts = np.searchsorted(sg, np.arange(groups.max() + 2))
-    a = np.bincount(groups, weights=p, minlength=starts.size - 1).astype(np.int64)
-    csum = np.concatenate([[0], np.cumsum(sd)])
-    lo = csum[starts[:-1] + a] - csum[starts[:-1]]
-    hi = csum[starts[1:]] - csum[starts[1:] - a]
-    sizes = np.diff(starts)
-    total = csum[starts[1:]] - csum[starts[:-1]]
+    values = GroupedValues.from_groups(groups, deg)
+    a = np.bincount(groups, weights=p, minlength=values.n_groups).astype(np.int64)
+    lo, hi = values.sum_bounds(a)
+    sizes = values.sizes
+    total = np.bincount(groups, weights=deg, minlength=values.n_groups)
     expected = np.where(sizes > 0, a / np.maximum(sizes, 1) * total, 0.0)
     return Bounds(float(lo.sum()), float(hi.sum()), float(expected.sum()), float(deg[p].sum()))
 
@@ -151,9 +153,7 @@ def learned_links(grouped: GroupedGraph, revealed: Any) -> dict[str, Any]:
         "left_singletons": len(pinned_left),
         "right_singletons": len(pinned_right),
         "smallest_left_group": int(left_sizes[left_sizes > 0].min()) if left_sizes.any() else 0,
-        "smallest_right_group": int(right_sizes[right_sizes > 0].min())
-        if right_sizes.any()
-        else 0,
+        "smallest_right_group": int(right_sizes[right_sizes > 0].min()) if right_sizes.any() else 0,
         "theorem_7_guarantee": [max(grouped.k - r, 1), max(grouped.ell - r, 1)],
     }
 

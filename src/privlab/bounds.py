@@ -1,0 +1,307 @@
+"""Group → bounds arithmetic shared by permutation publishing and safe graph groupings.
+
+A release that publishes, per group, the *multiset* of sensitive values (exact values or
+subdomains ``[lo, hi]``) but not which member holds which value, and lets the analyst count
+exactly how many members of each group a query selects (the group's *hits* m), admits
+deterministic bounds for monotone aggregates (seed 001 §2.5.1, L1141–1175):
+
+* per group with m hits — SUM lower = Σ of the m smallest ``lo``, SUM upper = Σ of the m
+  largest ``hi``; MIN in [smallest ``lo``, m-th largest ``hi``]; MAX in [m-th smallest ``lo``,
+  largest ``hi``]; a group with m = 0 contributes nothing;
+* combined — SUM adds the per-group bounds, AVG = SUM bounds / Σm (the count is exact), MIN =
+  (min of the lowers, min of the uppers) over the groups with m > 0, MAX symmetric, COUNT =
+  Σm exactly.
+
+A group may publish more values than it has members (fake values, seed 001 ch. 3): the bounds
+then choose m of the group's published values, which is what the formulas above do.
+
+Layout: groups in CSR form — ``offsets`` (G + 1, int64) and two value arrays ``lo`` and ``hi``,
+each sorted ascending inside every group (sorted *separately*, so the j-th smallest ``lo`` and
+the j-th smallest ``hi`` may belong to different entries).  Prefix sums over the two arrays
+make every per-group bound an O(1) lookup: building is O(E log E) for E published values
+(O(E) when the values come sorted), a query O(G).
+
+The help table HT of seed 001 §2.5.2 (Table 2.4) — one row per (group, hits) — is
+:func:`help_table`; SQL back ends join it with per-group hit counts.
+
+This module sits below ``privlab.table`` and ``privlab.graph`` and imports only numpy and
+:mod:`privlab.errors`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from privlab.errors import ConfigError, InputError
+
+AGGREGATES = ("count", "sum", "avg", "min", "max")
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Deterministic bounds on an aggregate; ``exact`` is set when they coincide.
+
+    ``lower``/``upper`` are ``None`` when no row is selected (SQL's NULL for SUM/AVG/MIN/MAX);
+    COUNT is then ``0`` and exact.
+    """
+
+    lower: float | None
+    upper: float | None
+    exact: float | None = None
+
+    @property
+    def width(self) -> float | None:
+        if self.lower is None or self.upper is None:
+            return None
+        return self.upper - self.lower
+
+    def contains(self, value: float, tol: float = 1e-9) -> bool:
+        """Whether ``value`` lies in [lower, upper] up to a relative tolerance."""
+        if self.lower is None or self.upper is None:
+            return False
+        slack = tol * max(1.0, abs(self.lower), abs(self.upper))
+        return self.lower - slack <= value <= self.upper + slack
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"lower": self.lower, "upper": self.upper, "exact": self.exact}
+
+
+def _bounds(lower: float | None, upper: float | None) -> Bounds:
+    if lower is None or upper is None:
+        return Bounds(None, None, None)
+    lower, upper = float(lower), float(upper)
+    return Bounds(lower, upper, lower if lower == upper else None)
+
+
+@dataclass(frozen=True, eq=False)
+class GroupedValues:
+    """Per-group sorted published values in CSR form, with prefix sums.
+
+    ``offsets[g]:offsets[g+1]`` are group g's entries; ``lo`` and ``hi`` are each sorted
+    ascending inside every group.  For exact values ``lo is hi``.
+    """
+
+    offsets: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+
+    def __post_init__(self) -> None:
+        csum_lo = np.zeros(self.lo.size + 1)
+        np.cumsum(self.lo, out=csum_lo[1:])
+        if self.hi is self.lo:
+            csum_hi = csum_lo
+        else:
+            csum_hi = np.zeros(self.hi.size + 1)
+            np.cumsum(self.hi, out=csum_hi[1:])
+        object.__setattr__(self, "_csum_lo", csum_lo)
+        object.__setattr__(self, "_csum_hi", csum_hi)
+
+    @classmethod
+    def from_groups(
+        cls,
+        group_ids: Any,
+        lo: Any,
+        hi: Any = None,
+        n_groups: int | None = None,
+    ) -> GroupedValues:
+        """Build from one entry per published value: its group id and value (or [lo, hi]).
+
+        O(E log E).  Groups with no entry get an empty slice.
+        """
+        g = np.asarray(group_ids, dtype=np.int64)
+        lo_a = np.asarray(lo, dtype=np.float64)
+        hi_a = lo_a if hi is None else np.asarray(hi, dtype=np.float64)
+        if g.shape != lo_a.shape or g.shape != hi_a.shape or g.ndim != 1:
+            raise InputError("group ids, lo and hi must be 1-d arrays of the same length")
+        if g.size and g.min() < 0:
+            raise InputError(f"group ids must be ≥ 0, got {int(g.min())}")
+        if np.isnan(lo_a).any() or np.isnan(hi_a).any():
+            raise InputError("published values must not be NaN")
+        if hi is not None and (lo_a > hi_a).any():
+            bad = int(np.flatnonzero(lo_a > hi_a)[0])
+            raise InputError(f"entry {bad}: lo = {lo_a[bad]} exceeds hi = {hi_a[bad]}")
+        n_g = int(g.max()) + 1 if g.size else 0
+        if n_groups is not None:
+            if n_groups < n_g:
+                raise InputError(f"n_groups = {n_groups} but a group id {n_g - 1} occurs")
+            n_g = n_groups
+        offsets = np.zeros(n_g + 1, dtype=np.int64)
+        np.cumsum(np.bincount(g, minlength=n_g), out=offsets[1:])
+        lo_s = lo_a[np.lexsort((lo_a, g))]
+        hi_s = lo_s if hi is None else hi_a[np.lexsort((hi_a, g))]
+        return cls(offsets, lo_s, hi_s)
+
+    @property
+    def n_groups(self) -> int:
+        return int(self.offsets.size - 1)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Published entries per group."""
+        return np.diff(self.offsets)
+
+    def _check_hits(self, hits: Any) -> np.ndarray:
+        m = np.asarray(hits, dtype=np.int64)
+        if m.shape != (self.n_groups,):
+            raise InputError(f"hits: one count per group ({self.n_groups}) expected")
+        if (m < 0).any() or (m > self.sizes).any():
+            g = int(np.flatnonzero((m < 0) | (m > self.sizes))[0])
+            raise InputError(
+                f"group {g}: {int(m[g])} hits but the group publishes {int(self.sizes[g])} values"
+            )
+        return m
+
+    # ---------------------------------------------------------------- per-group bounds, O(G)
+
+    def sum_bounds(self, hits: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Per group: (Σ of the m smallest lo, Σ of the m largest hi); 0 where m = 0."""
+        m = self._check_hits(hits)
+        start, end = self.offsets[:-1], self.offsets[1:]
+        lower = self._csum_lo[start + m] - self._csum_lo[start]
+        upper = self._csum_hi[end] - self._csum_hi[end - m]
+        return lower, upper
+
+    def min_bounds(self, hits: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Per group: (smallest lo, m-th largest hi); +inf where m = 0."""
+        m = self._check_hits(hits)
+        start, end = self.offsets[:-1], self.offsets[1:]
+        has = m > 0
+        lower = np.full(m.size, np.inf)
+        upper = np.full(m.size, np.inf)
+        lower[has] = self.lo[start[has]]
+        upper[has] = self.hi[end[has] - m[has]]
+        return lower, upper
+
+    def max_bounds(self, hits: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Per group: (m-th smallest lo, largest hi); −inf where m = 0."""
+        m = self._check_hits(hits)
+        start, end = self.offsets[:-1], self.offsets[1:]
+        has = m > 0
+        lower = np.full(m.size, -np.inf)
+        upper = np.full(m.size, -np.inf)
+        lower[has] = self.lo[start[has] + m[has] - 1]
+        upper[has] = self.hi[end[has] - 1]
+        return lower, upper
+
+    # ---------------------------------------------------------------- combined, O(G)
+
+    def aggregate(self, agg: str, hits: Any) -> Bounds:
+        """Bounds on ``agg`` ∈ {count, sum, avg, min, max} over the selected rows."""
+        agg = _check_agg(agg)
+        m = self._check_hits(hits)
+        total = int(m.sum())
+        if agg == "count":
+            return Bounds(float(total), float(total), float(total))
+        if total == 0:
+            return Bounds(None, None, None)
+        if agg in ("sum", "avg"):
+            lo, hi = self.sum_bounds(m)
+            div = total if agg == "avg" else 1
+            return _bounds(lo.sum() / div, hi.sum() / div)
+        if agg == "min":
+            lo, hi = self.min_bounds(m)
+            return _bounds(lo.min(), hi.min())
+        lo, hi = self.max_bounds(m)
+        return _bounds(lo.max(), hi.max())
+
+    def help_table(self, sizes: Any = None) -> dict[str, np.ndarray]:
+        """:func:`help_table` of these groups (``sizes`` = QI rows per group, default all)."""
+        return help_table(self.offsets, self.lo, self.hi, self.sizes if sizes is None else sizes)
+
+
+def _check_agg(agg: str) -> str:
+    a = str(agg).lower()
+    if a not in AGGREGATES:
+        raise ConfigError(f"aggregate {agg!r} is not supported; use one of {list(AGGREGATES)}")
+    return a
+
+
+def group_sum_bounds(
+    offsets: Any, lo_sorted: Any, hi_sorted: Any, hits: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-group SUM bounds from CSR arrays (see :class:`GroupedValues`).  O(E + G)."""
+    return GroupedValues(
+        np.asarray(offsets, dtype=np.int64),
+        np.asarray(lo_sorted, dtype=np.float64),
+        np.asarray(hi_sorted, dtype=np.float64),
+    ).sum_bounds(hits)
+
+
+def aggregate_bounds(agg: str, offsets: Any, lo_sorted: Any, hi_sorted: Any, hits: Any) -> Bounds:
+    """Combined bounds for ``agg`` from CSR arrays and per-group hits.  O(E + G)."""
+    return GroupedValues(
+        np.asarray(offsets, dtype=np.int64),
+        np.asarray(lo_sorted, dtype=np.float64),
+        np.asarray(hi_sorted, dtype=np.float64),
+    ).aggregate(agg, hits)
+
+
+def help_table(offsets: Any, lo_sorted: Any, hi_sorted: Any, sizes: Any) -> dict[str, np.ndarray]:
+    """The help table HT of seed 001 §2.5.2 (Table 2.4): one row per (group, hits).
+
+    Columns: ``group_id``, ``hits`` (1..sizes[g], the group's QI rows), ``sum_lb``,
+    ``sum_ub``, ``min_lb``, ``min_ub``, ``max_lb``, ``max_ub`` (AVG = SUM / Σ hits is left to
+    the query).  Groups with size 0 have no rows; Σ sizes rows in all.  O(E + Σ sizes).
+    """
+    off = np.asarray(offsets, dtype=np.int64)
+    lo = np.asarray(lo_sorted, dtype=np.float64)
+    hi = np.asarray(hi_sorted, dtype=np.float64)
+    size = np.asarray(sizes, dtype=np.int64)
+    n_g = off.size - 1
+    if size.shape != (n_g,):
+        raise InputError(f"sizes: one entry per group ({n_g}) expected")
+    published = np.diff(off)
+    if (size < 0).any() or (size > published).any():
+        g = int(np.flatnonzero((size < 0) | (size > published))[0])
+        raise InputError(
+            f"group {g}: {int(size[g])} rows but only {int(published[g])} published values"
+        )
+    gid = np.repeat(np.arange(n_g, dtype=np.int64), size)
+    first = np.zeros(n_g, dtype=np.int64)
+    if n_g:
+        np.cumsum(size[:-1], out=first[1:])
+    m = np.arange(gid.size, dtype=np.int64) - np.repeat(first, size) + 1
+    csum_lo = np.concatenate([[0.0], np.cumsum(lo)])
+    csum_hi = csum_lo if hi is lo else np.concatenate([[0.0], np.cumsum(hi)])
+    start, end = off[gid], off[gid + 1]
+    return {
+        "group_id": gid,
+        "hits": m,
+        "sum_lb": csum_lo[start + m] - csum_lo[start],
+        "sum_ub": csum_hi[end] - csum_hi[end - m],
+        "min_lb": lo[start],
+        "min_ub": hi[end - m],
+        "max_lb": lo[start + m - 1],
+        "max_ub": hi[end - 1],
+    }
+
+
+def combine_help_rows(agg: str, rows: dict[str, np.ndarray], hits: Any) -> Bounds:
+    """Combine per-group help-table rows (one per group with m > 0) as the SQL rewrite does."""
+    agg = _check_agg(agg)
+    m = np.asarray(hits, dtype=np.int64)
+    total = int(m.sum())
+    if agg == "count":
+        return Bounds(float(total), float(total), float(total))
+    if total == 0:
+        return Bounds(None, None, None)
+    if agg in ("sum", "avg"):
+        div = total if agg == "avg" else 1
+        return _bounds(rows["sum_lb"].sum() / div, rows["sum_ub"].sum() / div)
+    if agg == "min":
+        return _bounds(rows["min_lb"].min(), rows["min_ub"].min())
+    return _bounds(rows["max_lb"].max(), rows["max_ub"].max())
+
+
+__all__ = [
+    "AGGREGATES",
+    "Bounds",
+    "GroupedValues",
+    "aggregate_bounds",
+    "combine_help_rows",
+    "group_sum_bounds",
+    "help_table",
+]

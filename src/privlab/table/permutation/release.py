@@ -1,0 +1,532 @@
+"""Permutation releases: a QI table and an SA table joined by group id (seed 001 §2.1).
+
+The QI table keeps every row's quasi-identifiers exactly; the SA table publishes each group's
+sensitive values as a multiset — in ascending order, never in tuple order — so the release
+links no row to its value beyond "one of its group's values" (Def 2.4.1–2.4.2, Theorem 1).
+For a query ``SELECT AGG(S) FROM t WHERE C(QI)`` the hits per group are exact and
+:mod:`privlab.bounds` turns them into deterministic bounds (§2.5.1); :meth:`help_table` is the
+seed's HT (§2.5.2, Table 2.4).
+
+Layout on disk (:meth:`PermutationRelease.write`): ``qi.parquet``, ``sa.parquet`` and
+``release.json`` in one directory, written to a temporary sibling and renamed into place.
+
+*Row order.* The QI rows are published in a uniformly random order (``secure_generator``;
+a fixed ``seed`` makes it reproducible and is flagged ``insecure_seed``), and ``tuple_id`` is
+the published position 0..n−1.  Publishing in input order would leak the values of a table
+that arrives sorted by the sensitive attribute: row ids would line up with each group's
+ascending values.  The owner's secret ``source_rows`` (published row → input row) stays in
+memory and is never written, like the ground truth of a graph pair.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from privlab.bounds import Bounds, GroupedValues
+from privlab.dp.noise import is_insecure_seed, secure_generator
+from privlab.errors import ConfigError, InfeasibleError, InputError
+from privlab.table.permutation.partition import Partition, is_ke_anonymous, ke_partition
+
+FORMAT = "privlab.permutation/1"
+RESERVED = ("tuple_id", "group_id")
+KINDS = ("numeric", "categorical")
+_SA_COLUMNS = {
+    "numeric": {"group_id": pl.Int64, "lo": pl.Float64, "hi": pl.Float64},
+    "categorical": {"group_id": pl.Int64, "value": pl.String, "count": pl.Int64},
+}
+
+
+@dataclass(frozen=True, eq=False)
+class PermutationRelease:
+    """A permuted (or anatomized) table: ``qi`` rows with group ids, ``sa`` values per group.
+
+    * ``qi``: ``tuple_id`` (Int64, the published position — rows are shuffled), the QI
+      columns with their original values, ``group_id`` (Int64).
+    * ``sa`` (numeric): ``group_id``, ``lo``, ``hi`` (Float64; lo == hi for an exact value,
+      lo < hi for a subdomain), one row per published value — a group may publish more
+      values than it has rows (fake values).  Sorted by group, then value.
+    * ``sa`` (categorical, Anatomy): ``group_id``, ``value`` (String), ``count`` (Int64).
+    * ``source_rows`` (secret, never written; ``None`` after :meth:`read`): the input row of
+      each published row, for the data owner's own checks.
+    """
+
+    qi: pl.DataFrame
+    sa: pl.DataFrame
+    sensitive: str
+    kind: str
+    parameters: dict[str, Any] = field(default_factory=dict)
+    source_rows: np.ndarray | None = field(default=None, repr=False)
+
+    # ------------------------------------------------------------------ structure
+
+    @property
+    def qi_columns(self) -> list[str]:
+        return [c for c in self.qi.columns if c not in RESERVED]
+
+    @property
+    def n_rows(self) -> int:
+        return self.qi.height
+
+    @property
+    def n_groups(self) -> int:
+        return int(self.group_sizes().size)
+
+    def group_sizes(self) -> np.ndarray:
+        """QI rows per group (index = group id)."""
+        g = self.qi["group_id"].to_numpy()
+        n_g = int(max(g.max(initial=-1), self.sa["group_id"].to_numpy().max(initial=-1))) + 1
+        return np.bincount(g, minlength=n_g)
+
+    def grouped_values(self) -> GroupedValues:
+        """The SA table as CSR arrays (numeric releases)."""
+        if self.kind != "numeric":
+            raise ConfigError("grouped_values needs a numeric release; Anatomy counts per value")
+        return GroupedValues.from_groups(
+            self.sa["group_id"].to_numpy(),
+            self.sa["lo"].to_numpy(),
+            self.sa["hi"].to_numpy(),
+            n_groups=self.n_groups,
+        )
+
+    # ------------------------------------------------------------------ queries (reference)
+
+    def selection(self, where: Any) -> np.ndarray:
+        """A boolean mask over ``qi`` rows from a mask, a polars expression or None (all)."""
+        if where is None:
+            return np.ones(self.n_rows, dtype=bool)
+        if isinstance(where, pl.Expr):
+            if self.sensitive in where.meta.root_names():
+                raise ConfigError(
+                    f"the condition uses the sensitive attribute {self.sensitive!r}; "
+                    "conditions may use only the QI columns"
+                )
+            try:
+                mask = self.qi.select(where.alias("_m"))["_m"]
+            except pl.exceptions.PolarsError as exc:
+                raise InputError(f"condition cannot be evaluated on the QI table: {exc}") from None
+            return mask.fill_null(False).to_numpy().astype(bool)
+        mask = np.asarray(where)
+        if mask.dtype != bool or mask.shape != (self.n_rows,):
+            raise InputError(f"condition: a boolean mask with one entry per row ({self.n_rows})")
+        return mask
+
+    def hits(self, where: Any = None) -> np.ndarray:
+        """Selected rows per group (exact: the QIs are published unchanged)."""
+        mask = self.selection(where)
+        g = self.qi["group_id"].to_numpy()
+        return np.bincount(g[mask], minlength=self.n_groups)
+
+    def bounds(self, agg: str, where: Any = None) -> Bounds:
+        """Bounds on ``agg`` ∈ {count, sum, avg, min, max} of the SA over selected rows.
+
+        The pure-Python reference for the SQL rewrite (seed 001 §2.5).  O(n + G).
+        """
+        return self.grouped_values().aggregate(agg, self.hits(where))
+
+    def help_table(self) -> pl.DataFrame:
+        """Seed 001's HT (Table 2.4): one row per (group, hits ∈ 1..group's rows)."""
+        gv = self.grouped_values()
+        cols = gv.help_table(self.group_sizes())
+        return pl.DataFrame(cols)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sensitive": self.sensitive,
+            "kind": self.kind,
+            "qi": self.qi_columns,
+            "rows": self.n_rows,
+            "groups": self.n_groups,
+            "sa_rows": self.sa.height,
+            "parameters": self.parameters,
+        }
+
+    # ------------------------------------------------------------------ I/O
+
+    def write(self, directory: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+        """Write ``qi.parquet``, ``sa.parquet`` and ``release.json`` atomically.
+
+        Everything goes to a temporary sibling directory that is renamed onto ``directory``;
+        on failure nothing is left behind.  A non-empty ``directory`` is refused unless
+        ``overwrite``.
+        """
+        target = Path(directory)
+        if target.exists() and not target.is_dir():
+            raise InputError(f"{target}: exists and is not a directory")
+        if target.is_dir() and any(target.iterdir()) and not overwrite:
+            raise InputError(f"{target}: directory is not empty; pass overwrite=True to replace it")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+        try:
+            self.qi.write_parquet(tmp / "qi.parquet")
+            self.sa.write_parquet(tmp / "sa.parquet")
+            meta = {
+                "format": FORMAT,
+                "sensitive": self.sensitive,
+                "kind": self.kind,
+                "qi": self.qi_columns,
+                "parameters": self.parameters,
+            }
+            (tmp / "release.json").write_text(
+                json.dumps(meta, indent=2, default=_json_default) + "\n", encoding="utf-8"
+            )
+            if target.is_dir():
+                old = target.with_name(f".{target.name}.old-{os.getpid()}")
+                os.replace(target, old)
+                try:
+                    os.replace(tmp, target)
+                except BaseException:
+                    os.replace(old, target)
+                    raise
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.replace(tmp, target)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return target
+
+    @classmethod
+    def read(cls, directory: str | os.PathLike[str]) -> PermutationRelease:
+        """Read and validate a release written by :meth:`write`."""
+        d = Path(directory)
+        if not d.is_dir():
+            raise InputError(f"{d}: not a directory (expected a permutation release)")
+        meta_path = d / "release.json"
+        if not meta_path.is_file():
+            raise InputError(f"{meta_path}: missing; {d} is not a permutation release")
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise InputError(f"{meta_path}: not valid JSON ({exc})") from None
+        for key in ("sensitive", "kind", "qi"):
+            if key not in meta:
+                raise InputError(f"{meta_path}: key {key!r} missing")
+        kind = meta["kind"]
+        if kind not in KINDS:
+            raise InputError(f"{meta_path}: kind {kind!r} is not one of {list(KINDS)}")
+        frames = {}
+        for name in ("qi", "sa"):
+            p = d / f"{name}.parquet"
+            if not p.is_file():
+                raise InputError(f"{p}: missing")
+            try:
+                frames[name] = pl.read_parquet(p)
+            except Exception as exc:  # polars raises several error types for bad files
+                raise InputError(f"{p}: cannot be read as Parquet ({exc})") from None
+        qi_cols = list(meta["qi"])
+        expected_qi = {"tuple_id": pl.Int64, **dict.fromkeys(qi_cols), "group_id": pl.Int64}
+        _check_columns(frames["qi"], expected_qi, d / "qi.parquet")
+        _check_columns(frames["sa"], _SA_COLUMNS[kind], d / "sa.parquet")
+        release = cls(
+            qi=frames["qi"].select(list(expected_qi)),
+            sa=frames["sa"].select(list(_SA_COLUMNS[kind])),
+            sensitive=str(meta["sensitive"]),
+            kind=kind,
+            parameters=dict(meta.get("parameters") or {}),
+        )
+        release.validate(source=d)
+        return release
+
+    def validate(self, source: Any = None) -> None:
+        """Check ids and group consistency; raise :class:`InputError` naming the file."""
+        where = f"{source}: " if source is not None else ""
+        qi_path = f"{source}/qi.parquet" if source is not None else "qi"
+        sa_path = f"{source}/sa.parquet" if source is not None else "sa"
+        for path, frame, col in (
+            (qi_path, self.qi, "tuple_id"),
+            (qi_path, self.qi, "group_id"),
+            (sa_path, self.sa, "group_id"),
+        ):
+            if frame[col].null_count():
+                raise InputError(f"{path}: column {col!r} has missing values")
+            if frame.height and frame[col].min() < 0:
+                raise InputError(f"{path}: column {col!r} has negative ids")
+        tid = self.qi["tuple_id"].to_numpy()
+        if tid.size and not np.array_equal(np.sort(tid), np.arange(tid.size)):
+            raise InputError(f"{qi_path}: column 'tuple_id' must hold 0..{tid.size - 1} once each")
+        sizes = np.bincount(self.qi["group_id"].to_numpy(), minlength=1)
+        if self.kind == "numeric":
+            for col in ("lo", "hi"):
+                if self.sa[col].null_count() or self.sa[col].is_nan().any():
+                    raise InputError(f"{sa_path}: column {col!r} has missing values")
+            if (self.sa["lo"] > self.sa["hi"]).any():
+                raise InputError(f"{sa_path}: some row has lo > hi")
+            published = np.bincount(self.sa["group_id"].to_numpy(), minlength=sizes.size)
+        else:
+            if self.sa["value"].null_count() or self.sa["count"].null_count():
+                raise InputError(f"{sa_path}: columns 'value'/'count' have missing values")
+            if (self.sa["count"] < 1).any():
+                raise InputError(f"{sa_path}: column 'count' must be ≥ 1")
+            published = np.bincount(
+                self.sa["group_id"].to_numpy(),
+                weights=self.sa["count"].to_numpy(),
+                minlength=sizes.size,
+            ).astype(np.int64)
+        if published.size < sizes.size:
+            published = np.pad(published, (0, sizes.size - published.size))
+        short = np.flatnonzero(published[: sizes.size] < sizes)
+        if short.size:
+            g = int(short[0])
+            raise InputError(
+                f"{where}group {g} has {int(sizes[g])} rows in qi.parquet but only "
+                f"{int(published[g])} sensitive values in sa.parquet"
+            )
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    raise TypeError(f"{type(obj).__name__} is not JSON serializable")
+
+
+def _check_columns(frame: pl.DataFrame, expected: dict[str, Any], path: Path) -> None:
+    for col, dtype in expected.items():
+        if col not in frame.columns:
+            raise InputError(f"{path}: column {col!r} missing (has {frame.columns})")
+        if dtype is not None and frame[col].dtype != dtype:
+            raise InputError(
+                f"{path}: column {col!r} has type {frame[col].dtype}, expected {dtype}"
+            )
+
+
+# ---------------------------------------------------------------------------- building
+
+
+def as_polars(frame: Any) -> pl.DataFrame:
+    """A polars view of a polars or pandas frame (column names as text)."""
+    if isinstance(frame, pl.DataFrame):
+        out = frame
+    else:
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - pandas is optional
+            pd = None
+        if pd is None or not isinstance(frame, pd.DataFrame):
+            raise InputError(f"expected a polars or pandas DataFrame, got {type(frame).__name__}")
+        names = [str(c) for c in frame.columns]
+        if len(set(names)) != len(names):
+            dup = sorted({n for n in names if names.count(n) > 1})
+            raise InputError(f"data frame: duplicate column names {dup}; make them unique")
+        out = pl.from_pandas(frame.rename(columns=str))
+    if out.height == 0:
+        raise InputError("the table has no rows")
+    return out
+
+
+def check_roles(frame: pl.DataFrame, qi: Any, sensitive: str) -> list[str]:
+    """Validate QI and sensitive column names; return the QI list."""
+    if isinstance(qi, str):
+        qi = [qi]
+    qi = [str(c) for c in qi]
+    if not qi:
+        raise ConfigError("give at least one quasi-identifier column (qi=[...])")
+    if len(set(qi)) != len(qi):
+        raise ConfigError(
+            f"quasi-identifiers listed twice: {sorted({c for c in qi if qi.count(c) > 1})}"
+        )
+    for col in [*qi, sensitive]:
+        if col not in frame.columns:
+            raise InputError(f"column {col!r} not found; the table has {frame.columns}")
+    if sensitive in qi:
+        raise ConfigError(f"{sensitive!r} is both a quasi-identifier and the sensitive attribute")
+    for col in qi:
+        if col in RESERVED:
+            raise ConfigError(f"column name {col!r} is reserved in a release; rename it")
+    return qi
+
+
+def numeric_sensitive(frame: pl.DataFrame, sensitive: str) -> np.ndarray:
+    """The sensitive column as float64; names the first bad row."""
+    col = frame[sensitive]
+    if col.null_count():
+        row = int(np.flatnonzero(col.is_null().to_numpy())[0])
+        raise InputError(
+            f"row {row}: column {sensitive!r} is missing; {col.null_count()} such row(s) — "
+            "remove or impute them first"
+        )
+    if not col.dtype.is_numeric():
+        cast = col.cast(pl.Float64, strict=False)
+        bad = cast.is_null().to_numpy()
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise InputError(
+                f"row {row}: column {sensitive!r} has the non-numeric value {col[row]!r}; "
+                "a numeric sensitive attribute is needed (use anatomy() for categories)"
+            )
+        col = cast
+    x = col.cast(pl.Float64).to_numpy()
+    bad = ~np.isfinite(x)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InputError(f"row {row}: column {sensitive!r} is {x[row]}; remove or impute it")
+    return x
+
+
+def _order_correlation(x: np.ndarray) -> float:
+    """Spearman correlation between row position and value (0 for constant values)."""
+    if x.size < 3:
+        return 0.0
+    ranks = np.argsort(np.argsort(x, kind="stable"), kind="stable").astype(np.float64)
+    pos = np.arange(x.size, dtype=np.float64)
+    sd = ranks.std() * pos.std()
+    return 0.0 if sd == 0 else float(((ranks - ranks.mean()) * (pos - pos.mean())).mean() / sd)
+
+
+def shuffled_qi_table(
+    frame: pl.DataFrame, qi: list[str], groups: np.ndarray, seed: Any
+) -> tuple[pl.DataFrame, np.ndarray]:
+    """The published QI table in a uniformly random row order, and the secret source rows.
+
+    ``tuple_id`` is the published position.  O(n).
+    """
+    n = frame.height
+    order = secure_generator(seed).permutation(n).astype(np.int64)
+    table = frame[order].select(
+        pl.Series("tuple_id", np.arange(n, dtype=np.int64)),
+        *[pl.col(c) for c in qi],
+        pl.Series("group_id", groups.astype(np.int64)[order]),
+    )
+    return table, order
+
+
+def release_from_groups(
+    frame: Any,
+    *,
+    qi: Any,
+    sensitive: str,
+    groups: Any,
+    parameters: dict[str, Any] | None = None,
+    seed: Any = None,
+) -> PermutationRelease:
+    """A numeric permutation release of ``frame`` for the given group of each row.
+
+    Group ids are renumbered 0..G−1 in ascending order of the given ids; the QI rows are
+    published in a random order drawn from ``seed`` (see the module docstring).  No privacy
+    check is made here (:func:`permute` with ``groups=`` checks (k, e)).  O(n log n).
+    """
+    df = as_polars(frame)
+    qi = check_roles(df, qi, sensitive)
+    x = numeric_sensitive(df, sensitive)
+    g = np.asarray(groups)
+    if g.shape != (df.height,):
+        raise InputError(f"groups: one group id per row ({df.height}) expected, got {g.shape}")
+    if g.dtype.kind not in "iu":
+        raise InputError("groups: integer group ids expected")
+    _, gid = np.unique(g, return_inverse=True)
+    gid = gid.astype(np.int64).reshape(-1)
+    order = np.lexsort((x, gid))
+    sa = pl.DataFrame(
+        {
+            "group_id": gid[order],
+            "lo": x[order],
+            "hi": x[order],
+        },
+        schema={"group_id": pl.Int64, "lo": pl.Float64, "hi": pl.Float64},
+    )
+    params = {"model": "permutation", "n_groups": int(gid.max()) + 1}
+    params["order_correlation"] = round(_order_correlation(x), 6)
+    params.update(parameters or {})
+    params["insecure_seed"] = is_insecure_seed(seed)
+    table, rows = shuffled_qi_table(df, qi, gid, seed)
+    return PermutationRelease(table, sa, sensitive, "numeric", params, rows)
+
+
+def permute(
+    frame: Any,
+    *,
+    qi: Any,
+    sensitive: str,
+    k: int,
+    e: float,
+    method: str = "min-sum",
+    seed: Any = None,
+    groups: Any = None,
+) -> PermutationRelease:
+    """(k, e)-anonymous permutation of a numeric sensitive attribute (seed 001 §2.1–2.6).
+
+    Partitions the rows with :func:`ke_partition` (``method``) — or uses ``groups`` (one id
+    per row), which must then be (k, e)-anonymous — and publishes each group's values sorted
+    ascending.  ``method="swap"`` publishes rank-swapped values instead: every row is its own
+    group with the interval of :class:`Partition` (``lo < hi`` rows), see
+    :func:`ke_partition`.  Accepts polars or pandas frames.  O(n log n).
+    """
+    df = as_polars(frame)
+    qi = check_roles(df, qi, sensitive)
+    x = numeric_sensitive(df, sensitive)
+    if groups is not None:
+        from privlab.table.permutation.partition import _check_ke
+
+        k, e = _check_ke(k, e)
+        g = np.asarray(groups)
+        if g.shape != (df.height,) or g.dtype.kind not in "iu":
+            raise InputError(f"groups: one integer group id per row ({df.height}) expected")
+        _, gid = np.unique(g, return_inverse=True)
+        ok = is_ke_anonymous(x, gid.reshape(-1), k, e)
+        if not ok.all():
+            bad = int(np.flatnonzero(~ok)[0])
+            raise InfeasibleError(
+                f"the given group {np.unique(g)[bad]} is not ({k}, {e:g})-anonymous "
+                f"({int(ok.size - ok.sum())} of {ok.size} groups fail)"
+            )
+        return release_from_groups(
+            df,
+            qi=qi,
+            sensitive=sensitive,
+            groups=g,
+            parameters={"model": "(k,e)-anonymity", "k": k, "e": e, "partitioner": "given"},
+            seed=seed,
+        )
+    part = ke_partition(x, k, e, method=method, seed=seed)
+    params = {"model": "(k,e)-anonymity", "partitioner": method, **part.to_dict()}
+    params["seed"] = seed if isinstance(seed, (int, type(None))) else str(seed)
+    if method == "swap":
+        return _swap_release(df, qi, sensitive, part, params, seed)
+    return release_from_groups(
+        df, qi=qi, sensitive=sensitive, groups=part.groups, parameters=params, seed=seed
+    )
+
+
+def _swap_release(
+    df: pl.DataFrame,
+    qi: list[str],
+    sensitive: str,
+    part: Partition,
+    params: dict[str, Any],
+    seed: Any,
+) -> PermutationRelease:
+    assert part.lo is not None and part.hi is not None
+    n = df.height
+    gid = np.arange(n, dtype=np.int64)
+    sa = pl.DataFrame(
+        {"group_id": gid, "lo": part.lo, "hi": part.hi},
+        schema={"group_id": pl.Int64, "lo": pl.Float64, "hi": pl.Float64},
+    )
+    params = {**params, "model": "rank-swapping", "n_groups": n}
+    params["order_correlation"] = round(
+        _order_correlation(df[sensitive].cast(pl.Float64).to_numpy()), 6
+    )
+    params["insecure_seed"] = is_insecure_seed(seed)
+    table, rows = shuffled_qi_table(df, qi, gid, seed)
+    return PermutationRelease(table, sa, sensitive, "numeric", params, rows)
+
+
+__all__ = [
+    "FORMAT",
+    "PermutationRelease",
+    "as_polars",
+    "permute",
+    "release_from_groups",
+]

@@ -1,0 +1,267 @@
+"""``privlab table permute`` / ``privlab table query``: happy paths and bad input (exit 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from privlab.cli.main import app
+from tests.table.conftest import postgres_dsn  # noqa: F401 - the session's PostgreSQL server
+
+runner = CliRunner()
+
+# Seed 001 Table 2.1 (names dropped by --qi).
+TABLE_2_1 = """name,age,zipcode,gender,salary
+Alex,35,27101,M,54000
+Bob,38,27120,M,55000
+Carol,40,27130,M,56000
+Debra,41,27229,F,65000
+Evan,43,27269,F,75000
+Frank,47,27243,M,70000
+Gary,52,27656,M,80000
+Henry,53,27686,F,75000
+Ina,58,27635,M,85000
+"""
+TABLE_2_2 = "group_id,age,zipcode,gender\n0,[31-40],271*,*\n1,[41-50],272*,*\n2,[51-60],276*,*\n"
+DISEASES = "age;zip;disease\n" + "".join(
+    f"{20 + i};{13000 + i % 3};{d}\n" for i, d in enumerate(["flu", "hiv", "cold"] * 4)
+)
+Q2 = "SELECT SUM(salary) FROM t WHERE age BETWEEN 35 AND 55"
+
+
+def run(args: list) -> object:
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    data = tmp_path / "t21.csv"
+    data.write_text(TABLE_2_1, encoding="utf-8")
+    labels = tmp_path / "t22.csv"
+    labels.write_text(TABLE_2_2, encoding="utf-8")
+    diseases = tmp_path / "diseases.csv"
+    diseases.write_text(DISEASES, encoding="utf-8")
+    return {"data": data, "labels": labels, "diseases": diseases, "out": tmp_path / "release"}
+
+
+def permute(files, *extra, data=None):
+    return run(
+        [
+            "table",
+            "permute",
+            data or files["data"],
+            "--qi",
+            "age,zipcode,gender",
+            "--sensitive",
+            "salary",
+            "-o",
+            files["out"],
+            *extra,
+        ]
+    )
+
+
+def assert_rejected(result, files, *fragments, written=False):
+    assert result.exit_code == 2, result.output
+    for fragment in fragments:
+        assert fragment in result.output, result.output
+    assert "Traceback" not in result.output
+    if not written:
+        assert not files["out"].exists()
+
+
+@pytest.fixture
+def release(files) -> Path:
+    result = permute(files, "--k", "3", "--e", "1000", "--json")
+    assert result.exit_code == 0, result.output
+    return files["out"]
+
+
+# ------------------------------------------------------------------ happy paths
+
+
+def test_permute_writes_release_and_summary(files):
+    result = permute(files, "--k", "3", "--e", "1000", "--partition", "min-sum", "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["groups"] == 3 and summary["rows"] == 9 and summary["kind"] == "numeric"
+    assert {p.name for p in files["out"].iterdir()} == {"qi.parquet", "sa.parquet", "release.json"}
+
+
+@pytest.mark.parametrize("method", ["min-max", "max-group", "random", "swap"])
+def test_permute_partitioners(files, method):
+    result = permute(files, "--k", "2", "--e", "1000", "--partition", method, "--seed", "1")
+    assert result.exit_code == 0, result.output
+    q = run(["table", "query", files["out"], "SELECT COUNT(*) FROM t WHERE gender = 'F'", "--json"])
+    assert q.exit_code == 0, q.output
+    assert json.loads(q.output)["exact"] == 3
+
+
+def test_query_json_reproduces_worked_example(release):
+    result = run(["table", "query", release, Q2, "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert (answer["lower"], answer["upper"], answer["exact"]) == (530_000, 540_000, None)
+    assert answer["generalized"]["lower"] == 375_000  # tightest box: group 1 is covered
+    assert answer["generalized"]["upper"] == 615_000
+    assert answer["backend"] == "duckdb" and "GROUP BY group_id" in answer["rewritten_sql"]
+
+
+def test_query_with_seed_table_2_2_and_python_backend(release, files):
+    result = run(
+        [
+            "table",
+            "query",
+            release,
+            Q2,
+            "--generalization",
+            files["labels"],
+            "--backend",
+            "python",
+            "--json",
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert (answer["generalized"]["lower"], answer["generalized"]["upper"]) == (210_000, 615_000)
+    assert answer["generalized"]["source"] == "labels" and answer["backend"] == "python"
+
+
+def test_query_table_output(release):
+    result = run(["table", "query", release, "SELECT MIN(salary) FROM t WHERE gender = 'F'"])
+    assert result.exit_code == 0, result.output
+    assert "65,000" in result.output and "70,000" in result.output
+    assert "generalized" in result.output
+
+
+def test_query_on_postgres(release, postgres_dsn):  # noqa: F811
+    result = run(["table", "query", release, Q2, "--dsn", postgres_dsn, "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert answer["backend"] == "postgres"
+    assert (answer["lower"], answer["upper"]) == (530_000, 540_000)
+
+
+def test_anatomy_release_counts(files):
+    result = run(
+        [
+            "table",
+            "permute",
+            files["diseases"],
+            "--qi",
+            "age",
+            "--qi",
+            "zip",
+            "--sensitive",
+            "disease",
+            "--anatomy",
+            "--l",
+            "3",
+            "-o",
+            files["out"],
+            "--json",
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["kind"] == "categorical"
+    q = run(["table", "query", files["out"], "SELECT COUNT(*) FROM t WHERE age < 26", "--json"])
+    assert q.exit_code == 0, q.output
+    assert json.loads(q.output)["exact"] == 6
+    bad = run(["table", "query", files["out"], "SELECT SUM(disease) FROM t"])
+    assert bad.exit_code == 2 and "categorical" in bad.output
+
+
+# ------------------------------------------------------------ bad input: exit 2, nothing written
+
+
+def test_infeasible_k(files):
+    assert_rejected(permute(files, "--k", "20", "--e", "10"), files, "k = 20", "distinct")
+
+
+def test_infeasible_e(files):
+    assert_rejected(permute(files, "--k", "2", "--e", "1000000"), files, "e = 1e+06", "span")
+
+
+def test_missing_columns(files):
+    result = run(
+        [
+            "table",
+            "permute",
+            files["data"],
+            "--qi",
+            "age,height",
+            "--sensitive",
+            "salary",
+            "--k",
+            "2",
+            "--e",
+            "1",
+            "-o",
+            files["out"],
+        ]
+    )
+    assert_rejected(result, files, "height", "not found")
+
+
+def test_non_numeric_sensitive_value(files, tmp_path):
+    data = tmp_path / "bad.csv"
+    data.write_text(TABLE_2_1.replace("55000", "lots"), encoding="utf-8")
+    assert_rejected(permute(files, "--k", "2", "--e", "1", data=data), files, "line 3", "'lots'")
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        ([], "give --k and --e"),
+        (["--k", "3"], "give --k and --e"),
+        (["--anatomy"], "--anatomy needs --l"),
+        (["--anatomy", "--l", "2", "--k", "3"], "--k is for (k,e)"),
+        (["--l", "2", "--k", "3", "--e", "1"], "--l is for --anatomy"),
+        (["--k", "3", "--e", "1", "--partition", "best"], "--partition 'best'"),
+    ],
+)
+def test_option_conflicts(files, extra, fragment):
+    assert_rejected(permute(files, *extra), files, fragment)
+
+
+def test_output_directory_not_empty(files):
+    files["out"].mkdir()
+    (files["out"] / "keep.txt").write_text("x")
+    result = permute(files, "--k", "3", "--e", "1000")
+    assert_rejected(result, files, "not empty", "--overwrite", written=True)
+    assert [p.name for p in files["out"].iterdir()] == ["keep.txt"]
+
+
+def test_where_on_sensitive_attribute(release, files):
+    result = run(["table", "query", release, "SELECT AVG(salary) FROM t WHERE salary > 60000"])
+    assert_rejected(
+        result,
+        files,
+        "the sensitive attribute salary cannot appear in WHERE",
+        "filter on quasi-identifiers only",
+        written=True,
+    )
+
+
+def test_unknown_column_and_bad_sql(release, files):
+    result = run(["table", "query", release, "SELECT SUM(salary) FROM t WHERE height > 3"])
+    assert_rejected(result, files, "unknown column 'height'", "age, zipcode, gender", written=True)
+    result = run(["table", "query", release, "SELECT SUM(salary) FROM t GROUP BY age"])
+    assert_rejected(result, files, "GROUP", written=True)
+
+
+def test_dsn_that_cannot_connect(release, files):
+    dsn = "postgresql://bob:topsecret@127.0.0.1:1/db?connect_timeout=3"
+    result = run(["table", "query", release, Q2, "--dsn", dsn])
+    assert_rejected(
+        result, files, "cannot connect to PostgreSQL", "bob:***@127.0.0.1:1", written=True
+    )
+    assert "topsecret" not in result.output
+
+
+def test_query_on_a_directory_that_is_no_release(files, tmp_path):
+    result = run(["table", "query", tmp_path, Q2])
+    assert_rejected(result, files, "release.json")
