@@ -1,0 +1,78 @@
+"""Smoke/trend test of benchmarks/bench_permutation_figures.py (seed 001 Figs 2.2–2.7), --quick."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_permutation_figures.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_permutation_figures", BENCH)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def quick(bench, adult_dir, tmp_path_factory):
+    if not (adult_dir / "uci" / "adult.data").is_file():
+        pytest.skip("UCI Adult (adult/uci/adult.data) not found")
+    out = tmp_path_factory.mktemp("figs") / "figs.csv"
+    assert bench.main(["--quick", "--queries", "8", "--no-plot", "--data",
+                       str(adult_dir.parent), "--out", str(out)]) == 0  # fmt: skip
+    return pl.read_csv(out), out
+
+
+def _mean(df: pl.DataFrame, figure: str, method: str, x: int) -> float:
+    s = df.filter((pl.col("figure") == figure) & (pl.col("method") == method)
+                  & (pl.col("x") == x))  # fmt: skip
+    assert s.height == 1, (figure, method, x)
+    return float(s["mean_rel_error"][0])
+
+
+def test_subset_counts(bench, adult_dir):
+    frame, c = bench.load_subset(adult_dir.parent)
+    assert (c["clean"], c["subset"], c["distinct"], c["min"], c["max"]) == (
+        30162, 1427, 89, 155, 4356)  # fmt: skip
+    assert c["age_ge_80"] == 6 and frame.height == 1421
+
+
+def test_csv_shape_and_atomic_write(quick):
+    df, out = quick
+    assert tuple(df.columns) == ("figure", "method", "x", "mean_rel_error", "std", "n_queries")
+    assert set(df["figure"].cast(pl.String)) == {"2.2", "2.3", "2.4", "2.5", "2.6", "2.7"}
+    assert (df["n_queries"] == 8).all()
+    assert not list(out.parent.glob("*.tmp"))
+    methods_26 = set(df.filter(pl.col("figure").cast(pl.String) == "2.6")["method"])
+    assert methods_26 == {"l-diversity", "min-sum", "min-max", "max-group", "random", "swap"}
+
+
+def test_trends(quick):
+    df, _ = quick
+    df = df.with_columns(pl.col("figure").cast(pl.String))
+    for fig, xs in (("2.2", (25, 400, 1400)), ("2.3", (5, 20, 50))):
+        perm = [_mean(df, fig, "permuted", x) for x in xs]
+        gen = [_mean(df, fig, "generalized", x) for x in xs]
+        # Theorem 2: generalized bounds contain the permuted ones, so wider on average
+        assert all(g >= p for g, p in zip(gen, perm, strict=True))
+        # permuted error falls as more tuples are selected / spans widen
+        assert perm[0] > perm[1] > perm[2]
+    # generalized bounds are over 2× the answer on small range queries
+    assert _mean(df, "2.3", "generalized", 5) > 1.0
+    # the optimizers beat random, swap and the ℓ-diversity partition (Figs 2.6–2.7)
+    for fig, x in (("2.6", 100), ("2.7", 5)):
+        best = max(_mean(df, fig, m, x) for m in ("min-sum", "min-max", "max-group"))
+        for m in ("random", "swap", "l-diversity"):
+            assert best < _mean(df, fig, m, x), (fig, m)
+    assert _mean(df, "2.7", "min-sum", 5) < 0.2
+    assert all(math.isfinite(v) for v in df["mean_rel_error"])
