@@ -292,3 +292,32 @@ def test_pair_folder_ids_survive_isolated_nodes(graphs, tmp_path):
     assert listed < summary["aux_nodes"] == 34
     res = _ok("attack", "propagate", out, "--seeds", 3)
     assert res["true_pairs"] == 34 and np.isfinite(res["seconds"])
+
+
+# ============================================================================ learned
+def test_learned_attack_scores_the_pair_and_runs_3psl(pair_dir):
+    out = _ok("attack", "learned", pair_dir[0], "--alpha-v", 0.8, "--alpha-e", 0.8,
+              "--non-identical", 3000, "--seed", 1, "--3psl", "--thresholds", "12,8,5",
+              "--score-cut", 0.5)  # fmt: skip
+    assert out["method"] == "forest" and out["identical_pairs"] > 50
+    assert 0.5 < out["auc"] <= 1.0  # better than guessing on an easy pair (α_E = 0.8)
+    assert list(out["tp_at_fp"]) == ["0.001%", "0.01%", "0.1%", "1%", "10%", "25%"]
+    assert all(0 <= t <= 1 for t in out["tp_at_fp"].values())
+    tp = list(out["tp_at_fp"].values())
+    assert tp == sorted(tp)  # TP at a larger FP budget is never lower
+    three = out["threepsl"]
+    assert three["m_true"] <= three["m_out"] == sum(three["mapped"])
+    assert 0 <= three["accuracy"] <= 1 and 0 <= three["coverage_all"] <= 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--method", "svm"], "choose forest or gbm"),
+        (["--3psl", "--thresholds", "a,b"], "three integers"),
+        (["--3psl", "--thresholds", "5,9,30"], "thresholds"),
+    ],
+)
+def test_learned_bad_options(pair_dir, args, message):
+    result = _run("attack", "learned", pair_dir[0], "--non-identical", 100, *args)
+    assert result.exit_code == 2 and message in result.output, result.output

@@ -585,3 +585,97 @@ def propagate(
         f"{p['pair']}: propagation from {p['seeding']['seeds']} {p['seeding']['kind']} seeds",
         p, ("theta", "mapped", "correct", "true_pairs", "accuracy", "coverage", "passes",
             "seconds")))  # fmt: skip
+
+
+@attack_app.command()
+@exits_on_bad_input
+def learned(
+    pair_dir: Path = typer.Argument(..., help="A folder written by `privlab graph pair`."),
+    method: str = typer.Option("forest", "--method", help="forest (Sharad's, 400 trees) or gbm."),
+    alpha_v: float = typer.Option(
+        0.5, "--alpha-v", help="The attacker's estimate of the node overlap, for training splits."
+    ),
+    alpha_e: float = typer.Option(
+        0.5, "--alpha-e", help="The attacker's estimate of the edge overlap, for training splits."
+    ),
+    non_identical: int = typer.Option(
+        100_000, "--non-identical", min=1, help="Random non-identical test pairs (degree > 5)."
+    ),
+    threepsl: bool = typer.Option(
+        False, "--3psl", help="Also run the seedless 3PSL attack (one scorer per degree band)."
+    ),
+    thresholds: str = typer.Option("30,9,5", "--thresholds", help="3PSL degree bands t1,t2,t3."),
+    score_cut: float = typer.Option(
+        0.7, "--score-cut", min=0.0, max=1.0, help="3PSL's phase-1 score cut (the seed: 0.95)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", help="Seed (reproducible, not secret)."),
+    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Sharad's learned attack: train by splitting the releases, score pairs, ROC / TP@FP.
+
+    No ground truth is used for training: each released graph is split again with the
+    estimated α_V, α_E.  truth.csv is used only to measure (AUC, TP at fixed FP and, with
+    --3psl, accuracy and coverage of the mappings).
+    """
+    from privlab.graph.attacks.learned import roc_summary, train_scorer
+    from privlab.graph.attacks.threepsl import three_phase_attack
+
+    if method not in ("forest", "gbm"):
+        raise ConfigError(f"--method {method!r}: choose forest or gbm")
+    try:
+        t = tuple(int(x) for x in thresholds.split(","))
+    except ValueError:
+        raise ConfigError(f"--thresholds {thresholds!r}: give three integers t1,t2,t3") from None
+    if len(t) != 3 or not t[0] > t[1] > t[2] >= 0:
+        raise ConfigError(
+            f"--thresholds {thresholds!r}: give three degree thresholds t1 > t2 > t3 ≥ 0 "
+            "(the seed's default is 30,9,5)"
+        )
+    pair = read_pair_dir(pair_dir)
+    rng = np.random.default_rng(seed)
+    with err_console.status("training by splitting the releases …", spinner="dots"):
+        scorer = train_scorer(pair.aux, pair.san, alpha_v=alpha_v, alpha_e=alpha_e,
+                              method=method, seed=seed)  # fmt: skip
+    da, ds = pair.aux.degrees(), pair.san.degrees()
+    ok = (da[pair.truth[:, 0]] > 5) & (ds[pair.truth[:, 1]] > 5)
+    iu, iv = pair.truth[ok, 0], pair.truth[ok, 1]
+    ea, es = np.flatnonzero(da > 5), np.flatnonzero(ds > 5)
+    if iu.size == 0 or ea.size == 0 or es.size == 0:
+        raise InputError(f"{pair_dir}: no node pair with degree > 5 on both sides to score")
+    nu = ea[rng.integers(0, ea.size, non_identical)]
+    nv = es[rng.integers(0, es.size, non_identical)]
+    keep = pair.truth_array()[nu] != nv
+    u, v = np.concatenate([iu, nu[keep]]), np.concatenate([iv, nv[keep]])
+    y = np.concatenate([np.ones(iu.size, np.int8), np.zeros(int(keep.sum()), np.int8)])
+    with err_console.status(f"scoring {u.size:,} pairs …", spinner="dots"):
+        roc = roc_summary(scorer.score(pair.aux, pair.san, u, v), y)
+    payload: dict[str, Any] = {"pair": str(pair_dir), "method": method,
+                               "alpha_v_estimate": alpha_v, "alpha_e_estimate": alpha_e,
+                               "identical_pairs": int(iu.size),
+                               "non_identical_pairs": int(keep.sum()), **roc.to_dict()}  # fmt: skip
+    payload.pop("curve", None)
+    if threepsl:
+        scorers = []
+        bands = [(t[0], 10**9), (t[1], t[0]), (t[2], t[1])]
+        with err_console.status("training one scorer per degree band …", spinner="dots"):
+            for i, band in enumerate(bands):
+                sc = train_scorer(pair.aux, pair.san, alpha_v=alpha_v, alpha_e=alpha_e,
+                                  method=method, degree_range=band,
+                                  seed=None if seed is None else seed + 1 + i)  # fmt: skip
+                scorers.append(sc.bind(pair.aux, pair.san))
+        with err_console.status("running 3PSL …", spinner="dots"):
+            res = three_phase_attack(pair.aux, pair.san, scorers, thresholds=t,
+                                     score_cut=score_cut)  # fmt: skip
+        payload["threepsl"] = {**res.to_dict(), **res.evaluate(pair.truth).to_dict()}
+    emit(payload, json_out, _learned_table)
+
+
+def _learned_table(p: dict[str, Any]) -> Group:
+    flat = {**p, **{f"TP at FP {k}": v for k, v in p["tp_at_fp"].items()}}
+    keys = ["auc", "identical_pairs", "non_identical_pairs"]
+    keys += [f"TP at FP {k}" for k in p["tp_at_fp"]]
+    if "threepsl" in p:
+        flat.update({f"3PSL {k}": v for k, v in p["threepsl"].items()})
+        keys += [f"3PSL {k}" for k in ("mapped", "m_out", "m_true", "accuracy", "coverage",
+                                       "coverage_all", "seconds")]  # fmt: skip
+    return _summary_table(f"{p['pair']}: learned attack ({p['method']})", flat, tuple(keys))
