@@ -351,6 +351,21 @@ def test_train_scorer_separates_an_easy_pair():
         f(np.array([0, 100_000]), np.array([0, 1]))
 
 
+def test_train_scorer_pools_several_splits_of_each_release():
+    g = Graph.from_networkx(nx.powerlaw_cluster_graph(400, 6, 0.3, seed=3))
+    pair = sample_pair(g, 0.8, 0.9, seed=2)
+    kw = dict(alpha_v=0.8, alpha_e=0.9, n_bins=8, bin_width=10, n_identical=400,
+              n_non_identical=2000, n_trees=10, per_class=50, seed=4)  # fmt: skip
+    one = train_scorer(pair.aux, pair.san, **kw).training
+    three = train_scorer(pair.aux, pair.san, n_splits=3, **kw).training
+    assert one["n_splits"] == 1 and len(one["splits"]) == 2  # aux and san, once each
+    assert three["n_splits"] == 3 and len(three["splits"]) == 6
+    # a single split caps the identical pairs at the common nodes; three splits find more
+    assert three["n_identical"] > one["n_identical"]
+    with pytest.raises(ConfigError, match="n_splits"):
+        train_scorer(pair.aux, pair.san, n_splits=0, **kw)
+
+
 # ============================================================================ ROC
 def test_roc_summary_by_hand():
     # ranked: 0.9 P, 0.85 N, 0.8 P, 0.5 N, 0.4 P, 0.2 N, 0.1 N
