@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
@@ -265,3 +266,58 @@ def test_dsn_that_cannot_connect(release, files):
 def test_query_on_a_directory_that_is_no_release(files, tmp_path):
     result = run(["table", "query", tmp_path, Q2])
     assert_rejected(result, files, "release.json")
+
+
+# ------------------------------------------------------------ --target (seed 001 ch. 3)
+# Seed 001 Table 3.1's salary domain {30, 40, 50, 60}K under a uniform target; a zip-code
+# group {40, 30, 50} is published as {[30–60], [30–40], [50–60]} (Table 3.2).
+TARGET_DATA = "zip,gender,salary\n" + "".join(
+    f"{z},{g},{s}\n"
+    for z, g, s in [(91110, "F", 40), (91110, "M", 30), (91110, "F", 50),
+                    (91120, "M", 40), (91120, "F", 60), (91120, "M", 60), (91120, "F", 60)]
+)  # fmt: skip
+
+
+def target_files(tmp_path, target_text):
+    data, target = tmp_path / "t31.csv", tmp_path / "target.csv"
+    data.write_text(TARGET_DATA, encoding="utf-8")
+    target.write_text(target_text, encoding="utf-8")
+    return data, target, tmp_path / "trel"
+
+
+def permute_target(data, target, out, *extra):
+    return run(["table", "permute", data, "--qi", "zip,gender", "--sensitive", "salary",
+                "--target", target, "-o", out, *extra])  # fmt: skip
+
+
+def test_target_release_generalizes_each_group_to_the_target(tmp_path):
+    uniform = "value,probability\n30,0.25\n40,0.25\n50,0.25\n60,0.25\n"
+    data, target, out = target_files(tmp_path, uniform)
+    result = permute_target(data, target, out, "--groups", "zip", "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["parameters"]["model"] == "target-distribution" and summary["groups"] == 2
+    sa = pl.read_parquet(out / "sa.parquet")
+    group = sa.join(pl.read_parquet(out / "qi.parquet").filter(pl.col("zip") == 91110)
+                    .select("group_id").unique(), on="group_id")  # fmt: skip
+    assert sorted(zip(group["lo"], group["hi"], strict=True)) == [(30, 40), (30, 60), (50, 60)]
+    q = run(["table", "query", out, "SELECT AVG(salary) FROM t WHERE zip = 91110", "--json"])
+    answer = json.loads(q.output)
+    assert answer["lower"] <= 40 <= answer["upper"]  # the true average lies in the bounds
+
+
+@pytest.mark.parametrize(
+    ("target_text", "extra", "fragment"),
+    [
+        ("value,probability\n30,0.5\n40,x\n", [], "line 3"),
+        ("value,weight\n30,1\n", [], "missing column(s) probability"),
+        ("value,probability\n30,0.5\n40,0.5\n", [], "not in the hierarchy's domain"),
+        ("value,probability\n30,1\n40,1\n50,1\n60,1\n", ["--k", "2"], "cannot be combined"),
+        ("value,probability\n30,1\n40,1\n50,1\n60,1\n", ["--target-mode", "x"], "qi-sa"),
+    ],
+)
+def test_target_bad_input(tmp_path, target_text, extra, fragment):
+    data, target, out = target_files(tmp_path, target_text)
+    result = permute_target(data, target, out, *extra)
+    assert result.exit_code == 2 and fragment in result.output, result.output
+    assert not out.exists()

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 import typer
 from rich.markup import escape
@@ -113,6 +114,21 @@ def permute(
     partition: str | None = typer.Option(
         None, "--partition", help="min-sum (default) | min-max | max-group | random | swap"
     ),
+    target: Path | None = typer.Option(
+        None, "--target", help="Target distribution: CSV value,probability (seed 001 ch. 3)."
+    ),
+    target_mode: str = typer.Option(
+        "sa-only", "--target-mode", help="--target: sa-only (one group) or qi-sa (§3.4.2)."
+    ),
+    groups: str | None = typer.Option(
+        None, "--groups", help="--target: a column holding the owner's group of each row."
+    ),
+    fakes: float = typer.Option(
+        0, "--fakes", min=0, help="--target: at most N fake values per group (or a fraction <1)."
+    ),
+    shift: float | None = typer.Option(
+        None, "--shift", min=0, max=1, help="--target: shift factor x of an approximate target."
+    ),
     seed: int | None = typer.Option(None, "--seed", help="Seed for random choices."),
     output: Path | None = typer.Option(None, "-o", "--output", help="Release directory."),
     overwrite: bool = typer.Option(
@@ -126,7 +142,11 @@ def permute(
     ),
     json_out: bool = typer.Option(False, "--json", help="Print a machine-readable summary."),
 ) -> None:
-    """Publish a table by permutation: (k,e)-anonymous groups or Anatomy (seed 001 §2.1)."""
+    """Publish a table by permutation: (k,e)-anonymous groups, Anatomy or a target distribution.
+
+    Seed 001 §2.1 ((k,e)-anonymity, Anatomy) and ch. 3 (--target: every group's values are
+    generalized so that they look drawn from the target distribution).
+    """
     from privlab.table.permutation import METHODS
     from privlab.table.permutation import anatomy as run_anatomy
     from privlab.table.permutation import permute as run_permute
@@ -139,7 +159,16 @@ def permute(
         raise ConfigError("no sensitive attribute; name it with --sensitive COLUMN")
     if output is None:
         raise ConfigError("no release directory; give -o DIR")
-    if anatomy:
+    if target is not None:
+        for flag, value in (("--k", k), ("--e", e), ("--partition", partition),
+                            ("--anatomy", anatomy or None), ("--l", l_div)):  # fmt: skip
+            if value is not None:
+                raise ConfigError(f"{flag} cannot be combined with --target; drop one of them")
+        if target_mode not in ("sa-only", "qi-sa"):
+            raise ConfigError(f"--target-mode {target_mode!r}: use sa-only or qi-sa")
+    elif groups is not None or fakes or shift is not None:
+        raise ConfigError("--groups, --fakes and --shift go with --target FILE")
+    elif anatomy:
         for flag, value in (("--k", k), ("--e", e), ("--partition", partition)):
             if value is not None:
                 raise ConfigError(
@@ -163,8 +192,19 @@ def permute(
         raise ConfigError(f"-o {output}: exists and is not a directory; choose a new directory")
     if output.is_dir() and any(output.iterdir()) and not overwrite:
         raise ConfigError(f"-o {output}: directory is not empty; pass --overwrite to replace it")
-    frame = _load_input(input, qis, sensitive, delimiter=delimiter, na=na, numeric_sa=not anatomy)
-    if anatomy:
+    hierarchy = _read_target(target) if target is not None else None
+    extra = [groups] if groups is not None and groups not in qis else []
+    frame = _load_input(input, qis + extra, sensitive, delimiter=delimiter, na=na,
+                        numeric_sa=not anatomy)  # fmt: skip
+    if hierarchy is not None:
+        from privlab.table.permutation import target_release
+
+        release = target_release(
+            frame, qi=qis, sensitive=sensitive, hierarchy=hierarchy, groups=groups,
+            mode=target_mode, max_fakes=fakes if 0 < fakes < 1 else int(fakes), shift=shift,
+            seed=seed,
+        )  # fmt: skip
+    elif anatomy:
         release = run_anatomy(frame, qi=qis, sensitive=sensitive, l=l_div, seed=seed)
     else:
         release = run_permute(
@@ -186,6 +226,39 @@ def permute(
             value = ", ".join(f"{a}={b}" for a, b in value.items() if not isinstance(b, list))
         grid.add_row(key, escape(f"{value:.6g}" if isinstance(value, float) else str(value)))
     out_console.print(grid)
+
+
+def _read_target(path: Path):
+    """The target distribution file: CSV with columns value, probability (one row per value)."""
+    from privlab.table.permutation import SAHierarchy
+
+    if not path.is_file():
+        raise InputError(
+            f"--target {path}: no such file; give a CSV with columns value,probability"
+        )
+    try:
+        df = pl.read_csv(path, infer_schema_length=0)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise InputError(f"--target {path}: cannot read it as CSV ({exc})") from None
+    missing = [c for c in ("value", "probability") if c not in df.columns]
+    if missing:
+        raise InputError(
+            f"--target {path}: missing column(s) {', '.join(missing)}; the header must be "
+            "value,probability (one row per sensitive value, probabilities or weights)"
+        )
+    values, probs = [], []
+    for line, (v, w) in enumerate(zip(df["value"], df["probability"], strict=True), start=2):
+        try:
+            values.append(float(v))
+            probs.append(float(w))
+        except (TypeError, ValueError):
+            raise InputError(
+                f"{path}, line {line}: value {v!r} / probability {w!r} must both be numbers"
+            ) from None
+    if len(set(values)) != len(values):
+        raise InputError(f"--target {path}: a value is listed twice; list each value once")
+    order = np.argsort(values)
+    return SAHierarchy.balanced(np.asarray(values)[order], np.asarray(probs)[order].tolist())
 
 
 @exits_on_bad_input
