@@ -76,3 +76,17 @@ def test_trends(quick):
             assert best < _mean(df, fig, m, x), (fig, m)
     assert _mean(df, "2.7", "min-sum", 5) < 0.2
     assert all(math.isfinite(v) for v in df["mean_rel_error"])
+
+
+def test_aligned_age_hierarchy_and_finest_age_node(bench, adult_dir):
+    h = bench.aligned_age_hierarchy()
+    lab = dict(zip(h.leaves, h.group_labels(1)[h.group_of_leaf(1)], strict=True))
+    assert (lab["79"], lab["80"], lab["84"]) == ("75-79", "80-84", "80-84")
+    if not (adult_dir / "uci" / "adult.data").is_file():
+        pytest.skip("UCI Adult (adult/uci/adult.data) not found")
+    frame, _ = bench.load_subset(adult_dir.parent)
+    part = bench.ldiverse_partition(frame, adult_dir.parent, bench.QI_ARX, "aligned", "finest-age")
+    # the 6 tuples of age ≥ 80 removed, 5-year bands are 4-diverse: 13 bands 15-19 … 75-79
+    assert part.levels["age"] == 1 and int(part.groups.max()) + 1 == 13
+    default = bench.ldiverse_partition(frame, adult_dir.parent, bench.QI_ARX)
+    assert default.levels["age"] == 3 and int(default.groups.max()) + 1 == 21
