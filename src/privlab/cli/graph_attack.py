@@ -608,6 +608,9 @@ def learned(
     score_cut: float = typer.Option(
         0.7, "--score-cut", min=0.0, max=1.0, help="3PSL's phase-1 score cut (the seed: 0.95)."
     ),
+    order: str = typer.Option(
+        "score", "--order", help="3PSL: order the CS rounds' Clean by classifier score or by cs."
+    ),
     seed: int | None = typer.Option(None, "--seed", help="Seed (reproducible, not secret)."),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
@@ -622,6 +625,8 @@ def learned(
 
     if method not in ("forest", "gbm"):
         raise ConfigError(f"--method {method!r}: choose forest or gbm")
+    if order not in ("score", "cs"):
+        raise ConfigError(f"--order {order!r}: choose score (the thesis) or cs")
     try:
         t = tuple(int(x) for x in thresholds.split(","))
     except ValueError:
@@ -665,7 +670,7 @@ def learned(
                 scorers.append(sc.bind(pair.aux, pair.san))
         with err_console.status("running 3PSL …", spinner="dots"):
             res = three_phase_attack(pair.aux, pair.san, scorers, thresholds=t,
-                                     score_cut=score_cut)  # fmt: skip
+                                     score_cut=score_cut, order=order)  # fmt: skip
         payload["threepsl"] = {**res.to_dict(), **res.evaluate(pair.truth).to_dict()}
     emit(payload, json_out, _learned_table)
 
