@@ -8,7 +8,9 @@ from privlab import __version__
 from privlab.cli import dp as dp_cli
 from privlab.cli import graph as graph_cli
 from privlab.cli import table as table_cli
+from privlab.cli.bench import bench
 from privlab.cli.demo import demo
+from privlab.cli.report import report
 
 app = typer.Typer(
     name="privlab",
@@ -37,3 +39,5 @@ app.add_typer(table_cli.app, name="table")
 app.add_typer(dp_cli.app, name="dp")
 app.add_typer(graph_cli.app, name="graph")
 app.command("demo")(demo)
+app.command("report")(report)
+app.command("bench")(bench)

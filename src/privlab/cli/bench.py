@@ -1,0 +1,88 @@
+"""``privlab bench``: run a benchmark spec (a TOML file or a built-in name) into a directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from privlab.cli.common import err_console, exits_on_bad_input, out_console, print_json
+from privlab.errors import ConfigError
+
+
+@exits_on_bad_input
+def bench(
+    spec: str | None = typer.Argument(
+        None, help="A spec file (.toml) or the name of a built-in spec (see --list)."
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Results directory (results.csv, manifest.json, ...)."
+    ),
+    resume: bool = typer.Option(
+        False, "--resume", help="Continue an interrupted run in the directory (same spec)."
+    ),
+    reduced: bool = typer.Option(
+        False, "--reduced", help="Apply the spec's [experiment.reduced] sizes (quick runs)."
+    ),
+    seeds: int | None = typer.Option(None, "--seeds", help="Repeat every cell with N seeds."),
+    list_specs: bool = typer.Option(False, "--list", help="List the built-in specs and exit."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary on stdout."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Run the grid experiment × scheme × value × seed of a spec; tidy, resumable results."""
+    from privlab.bench import builtin_specs, load_spec, run_spec
+
+    if list_specs:
+        specs = builtin_specs()
+        if as_json:
+            print_json({"specs": specs})
+        else:
+            for name, title in specs.items():
+                out_console.print(f"{name:16} {title}", highlight=False, soft_wrap=True)
+        return
+    if spec is None:
+        raise ConfigError("give a spec file or a built-in spec name (privlab bench --list)")
+    if output is None:
+        raise ConfigError("give the results directory with -o DIR")
+    s = load_spec(spec)
+    if reduced:
+        s = s.reduce()
+    if seeds is not None:
+        s = s.with_seeds(seeds)
+    show = not quiet and not as_json
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[cell]}"),
+        console=err_console,
+        transient=True,
+        disable=not show,
+    ) as bar:
+        task = bar.add_task(s.name, total=s.n_cells, cell="")
+
+        def progress(done: int, total: int, cell: object) -> None:
+            bar.update(task, completed=done, total=total, cell="" if cell is None else str(cell))
+
+        try:
+            summary = run_spec(s, output, resume=resume, progress=progress)
+        except KeyboardInterrupt:
+            err_console.print(
+                f"interrupted: finished cells are kept in {output}; continue with "
+                f"privlab bench {spec} -o {output} --resume"
+                + (" --reduced" if reduced else "")
+                + (f" --seeds {seeds}" if seeds is not None else ""),
+                highlight=False,
+            )
+            raise typer.Exit(130) from None
+    if as_json:
+        print_json({"spec": s.name, "reduced": s.is_reduced, **summary.to_dict()})
+    else:
+        out_console.print(
+            f"{s.name}: {summary.total} cells ({summary.computed} computed, {summary.resumed} "
+            f"kept from an earlier run) in {summary.seconds:.1f} s; wrote {output}/results.csv, "
+            "results.parquet, summary.csv, curves.csv, manifest.json",
+            highlight=False,
+        )

@@ -1,0 +1,35 @@
+"""``privlab report RESULTS_DIR -o report.html``: the HTML report of benchmark results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from privlab.cli.common import err_console, exits_on_bad_input
+from privlab.errors import InputError
+
+
+@exits_on_bad_input
+def report(
+    results: Path = typer.Argument(
+        ..., help="Results folder written by `privlab bench` (holds results.csv)."
+    ),
+    output: Path = typer.Option(..., "-o", "--output", help="HTML file to write."),
+    title: str | None = typer.Option(None, "--title", help="Report title (default: the spec's)."),
+) -> None:
+    """Write one self-contained HTML report (tables and plots) of a benchmark results folder.
+
+    Bad input (missing files or columns, non-numeric values) exits with code 2 and writes
+    nothing.
+    """
+    from privlab.report import report_from_results
+
+    if output.is_dir():
+        raise InputError(f"{output} is a folder; give a file name, e.g. {output / 'report.html'}")
+    doc = report_from_results(results, title=title)
+    path = doc.write(output)
+    figures = sum(b.kind == "figure" for s in doc.sections for b in s.blocks)
+    err_console.print(
+        f"wrote {path} ({len(doc.sections)} sections, {figures} figures)", highlight=False
+    )

@@ -1,0 +1,224 @@
+"""The benchmark runner: end to end, determinism, interruption and resume, built-in specs."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from privlab.bench import builtin_specs, load_spec, parse_text, registry, run_spec
+from privlab.bench.runner import read_journal
+from privlab.cli.main import app
+from privlab.errors import ConfigError
+
+TINY = """
+[spec]
+name = "tiny"
+title = "Tiny synthetic benchmark"
+
+[[experiment]]
+name = "g"
+title = "powerlaw graph"
+data = "synthetic:powerlaw"
+data_options = { n = 150, m = 3 }
+schemes = ["rad", "rsw"]
+parameter = "fraction"
+values = [0.0, 0.05, 0.2]
+metrics = ["clustering", "avg_path_length", "dd_hellinger"]
+seeds = 2
+x_label = "fraction"
+y_labels = { clustering = "CC" }
+options = { path_sample = 30 }
+
+[[experiment]]
+name = "h"
+data = "synthetic:gnm"
+data_options = { n = 100, m = 300 }
+schemes = ["rad"]
+parameter = "fraction"
+values = [0.0, 0.1]
+attacks = ["h1"]
+seeds = 1
+"""
+
+
+class Counter:
+    """Wraps registry.run_cell and records the cells it computed."""
+
+    def __init__(self):
+        self.calls: list[tuple] = []
+
+    def __call__(self, data, **kw):
+        self.calls.append((kw["scheme"], kw["value"], kw["seed"]))
+        return registry.run_cell(data, **kw)
+
+
+@pytest.fixture
+def tiny():
+    return parse_text(TINY, "tiny.toml")
+
+
+def test_tiny_spec_end_to_end(tiny, tmp_path):
+    summary = run_spec(tiny, tmp_path / "out")
+    assert summary.complete and summary.computed == tiny.n_cells == 14
+    out = tmp_path / "out"
+    res = pl.read_csv(out / "results.csv")
+    assert res.columns == ["experiment", "scheme", "parameter", "value", "metric", "seed",
+                           "result"]  # fmt: skip
+    # one row per measurement: g has 3 metrics, h has the 5 buckets + mean top probability
+    assert res.height == 2 * 3 * 2 * 3 + 2 * 6
+    g = res.filter((pl.col("experiment") == "g") & (pl.col("metric") == "dd_hellinger"))
+    assert g.filter(pl.col("value") == 0.0)["result"].to_list() == [0.0] * 4
+    rsw = g.filter((pl.col("scheme") == "rsw") & (pl.col("value") > 0))["result"]
+    assert (rsw == 0.0).all()  # random switch keeps every degree
+    h = res.filter(pl.col("experiment") == "h")
+    sums = (
+        h.filter(pl.col("metric").str.starts_with("h1_bucket"))
+        .group_by("value")
+        .agg(pl.col("result").sum())
+    )
+    assert sums["result"].to_list() == pytest.approx([1.0, 1.0])  # bucket fractions
+    assert pl.read_parquet(out / "results.parquet").equals(res)
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["spec"] == "tiny" and m["complete"] and m["title"] == tiny.title
+    assert m["experiments"]["g"]["y_label"]["clustering"] == "CC"
+    assert m["experiments"]["g"]["x_label"] == "fraction"
+    summ = pl.read_csv(out / "summary.csv")
+    assert summ.filter(pl.col("experiment") == "g")["n"].unique().to_list() == [2]
+    assert pl.read_csv(out / "curves.csv").columns == ["experiment", "scheme", "value", "seed",
+                                                       "curve", "x", "y"]  # fmt: skip
+
+
+def test_two_runs_write_identical_results(tiny, tmp_path):
+    run_spec(tiny, tmp_path / "a")
+    run_spec(tiny, tmp_path / "b")
+    for f in ("results.csv", "summary.csv", "curves.csv"):
+        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes()
+
+
+def test_interrupt_then_resume_recomputes_nothing_finished(tiny, tmp_path):
+    out = tmp_path / "out"
+
+    def stop_after_five(done, total, cell):
+        if done == 5:
+            raise KeyboardInterrupt
+
+    first = Counter()
+    with pytest.raises(KeyboardInterrupt):
+        run_spec(tiny, out, progress=stop_after_five, cell_fn=first)
+    assert len(first.calls) == 5 and len(read_journal(out)) == 5
+    partial = json.loads((out / "manifest.json").read_text())
+    assert partial["cells"] == 5 and not partial["complete"]
+    with pytest.raises(ConfigError, match="--resume"):
+        run_spec(tiny, out)
+    second = Counter()
+    seen = []
+    summary = run_spec(tiny, out, resume=True, cell_fn=second,
+                       progress=lambda d, t, c: seen.append(d))  # fmt: skip
+    assert summary.resumed == 5 and summary.computed == tiny.n_cells - 5 and summary.complete
+    assert len(second.calls) == tiny.n_cells - 5
+    assert not set(first.calls) & set(second.calls)
+    assert seen[0] == 5 and seen[-1] == tiny.n_cells
+    run_spec(tiny, tmp_path / "whole")
+    assert (out / "results.csv").read_bytes() == (tmp_path / "whole" / "results.csv").read_bytes()
+    # resuming a finished run computes nothing and rebuilds the same outputs
+    third = Counter()
+    assert run_spec(tiny, out, resume=True, cell_fn=third).computed == 0 and not third.calls
+
+
+def test_truncated_journal_line_is_dropped_on_resume(tiny, tmp_path):
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        run_spec(tiny, out, progress=lambda d, t, c: (_ for _ in ()).throw(KeyboardInterrupt)
+                 if d == 3 else None)  # fmt: skip
+    with open(out / "cells.jsonl", "a") as f:
+        f.write('{"key": ["g", "rad"')  # a crash mid-write
+    summary = run_spec(tiny, out, resume=True)
+    assert summary.resumed == 3 and summary.complete
+    assert len((out / "cells.jsonl").read_text().splitlines()) == tiny.n_cells
+
+
+def test_resume_refuses_a_different_spec(tiny, tmp_path):
+    out = tmp_path / "out"
+    run_spec(tiny, out)
+    other = parse_text(TINY.replace("seeds = 2", "seeds = 3"), "other.toml")
+    before = (out / "results.csv").read_bytes()
+    with pytest.raises(ConfigError, match="different spec"):
+        run_spec(other, out, resume=True)
+    assert (out / "results.csv").read_bytes() == before
+
+
+def test_learned_attack_writes_auc_and_roc_curve(tmp_path):
+    text = """
+[spec]
+name = "learned"
+[[experiment]]
+name = "pl"
+data = "synthetic:powerlaw"
+data_options = { n = 400, m = 5, p = 0.3 }
+schemes = ["rad"]
+parameter = "fraction"
+values = [0.1]
+metrics = ["jdd_hellinger"]
+attacks = ["learned"]
+options = { alpha_v = 0.7, n_identical = 150, n_non_identical = 600, n_test_non_identical = 800, n_trees = 15, per_class = 80, n_bins = 8, bin_width = 8, n_jobs = 1, curve_points = 20 }
+"""  # noqa: E501
+    run_spec(parse_text(text, "learned.toml"), tmp_path)
+    res = pl.read_csv(tmp_path / "results.csv")
+    auc = res.filter(pl.col("metric") == "learned_auc")["result"].item()
+    assert 0.5 < auc <= 1.0
+    curve = pl.read_csv(tmp_path / "curves.csv")
+    assert set(curve["curve"]) == {"roc"} and 2 < curve.height <= 20
+    assert curve["x"].is_sorted() and curve["y"].is_sorted()
+
+
+# ---------------------------------------------------------------------------- CLI
+
+
+def test_cli_runs_a_spec_file_and_rejects_bad_input(tmp_path):
+    runner = CliRunner()
+    spec = tmp_path / "tiny.toml"
+    spec.write_text(TINY.replace("seeds = 2", "seeds = 1"), encoding="utf-8")
+    out = tmp_path / "out"
+    r = runner.invoke(app, ["bench", str(spec), "-o", str(out), "--json", "--seeds", "1"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["complete"] is True
+    assert (out / "results.csv").is_file()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(TINY.replace('"rad", "rsw"', '"rad", "nope"'), encoding="utf-8")
+    r = runner.invoke(app, ["bench", str(bad), "-o", str(tmp_path / "bad")])
+    assert r.exit_code == 2 and "nope" in r.output and not (tmp_path / "bad").exists()
+    r = runner.invoke(app, ["bench", str(spec), "-o", str(out)])  # exists, no --resume
+    assert r.exit_code == 2 and "--resume" in r.output
+    r = runner.invoke(app, ["bench", "--list"])
+    assert r.exit_code == 0 and "hay-fig9" in r.output and "li-delta" in r.output
+    r = runner.invoke(app, ["bench", "li-delta"])
+    assert r.exit_code == 2 and "-o DIR" in r.output
+
+
+# ---------------------------------------------------------------------------- built-ins
+
+
+@pytest.mark.parametrize("name", sorted(builtin_specs()))
+def test_builtin_spec_runs_reduced(name, tmp_path):
+    spec = load_spec(name).reduce()
+    for e in spec.experiments:
+        reason = registry.dataset_available(e.data)
+        if reason:
+            pytest.skip(reason)
+    summary = run_spec(spec, tmp_path)
+    assert summary.complete
+    res = pl.read_csv(tmp_path / "results.csv")
+    want = sum(e.n_cells * len(e.outputs) for e in spec.experiments)
+    assert res.height == want and res["result"].is_not_nan().all()
+
+
+def test_li_delta_decreases_in_k_and_epsilon(tmp_path):
+    run_spec(load_spec("li-delta").reduce(), tmp_path)
+    res = pl.read_csv(tmp_path / "results.csv").filter(pl.col("experiment") == "beta-0.2")
+    for k_small, k_big in [(5, 10), (10, 20), (20, 50)]:
+        a = res.filter(pl.col("scheme") == f"safe-k:k={k_small}").sort("value")["result"]
+        b = res.filter(pl.col("scheme") == f"safe-k:k={k_big}").sort("value")["result"]
+        assert (b <= a).all() and a.is_sorted(descending=True)
