@@ -22,8 +22,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import default_data, machine
 
@@ -34,25 +32,6 @@ THESIS_RSP_050 = (0.32, 1.71, 7.23, 25.24, 68.17, 87.77)
 
 def _rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def sample_test_pairs(pair, n_non: int, rng: np.random.Generator, min_degree: int = 5):
-    """All identical pairs with degree > min_degree, plus n_non distinct random others."""
-    da, ds = pair.aux.degrees(), pair.san.degrees()
-    ok = (da[pair.truth_aux] > min_degree) & (ds[pair.truth_san] > min_degree)
-    iu, iv = pair.truth_aux[ok], pair.truth_san[ok]
-    ea, es = np.flatnonzero(da > min_degree), np.flatnonzero(ds > min_degree)
-    truth = pair.truth_array()
-    keys = np.empty(0, dtype=np.int64)
-    while keys.size < n_non:
-        k = rng.integers(0, ea.size * es.size, size=int((n_non - keys.size) * 1.1) + 16)
-        k = k[truth[ea[k // es.size]] != es[k % es.size]]
-        keys = np.unique(np.concatenate([keys, k]))
-    keys = rng.permutation(keys)[:n_non]
-    u = np.concatenate([iu, ea[keys // es.size]])
-    v = np.concatenate([iv, es[keys % es.size]])
-    y = np.r_[np.ones(iu.size, np.int8), np.zeros(keys.size, np.int8)]
-    return u, v, y
 
 
 def main() -> None:
@@ -70,13 +49,14 @@ def main() -> None:
     if not path.is_file():
         sys.exit(f"facebook_combined.txt not found under {args.data}/graphs (set PRIVLAB_DATA)")
 
-    from privlab.graph.attacks.learned import roc_summary, train_scorer
+    from privlab.graph.attacks.learned import evaluation_pairs, roc_summary, train_scorer
     from privlab.graph.core import read_graph
     from privlab.graph.pairs import sample_pair
 
     g = read_graph(path).graph
     pair = sample_pair(g, args.alpha_v, args.alpha_e, seed=args.pair_seed)
-    u, v, y = sample_test_pairs(pair, args.non_identical, np.random.default_rng(args.seed))
+    u, v, y = evaluation_pairs(pair.aux, pair.san, pair.truth_pairs(),
+                               n_non_identical=args.non_identical, seed=args.seed)  # fmt: skip
     print(f"# Sharad's learned pair classifier on ego-Facebook — {machine()}\n")
     print(
         f"Pair: sample_pair(facebook_combined, α_V = {args.alpha_v}, α_E = {args.alpha_e}, "

@@ -20,6 +20,7 @@ from privlab.graph.attacks.learned import (
     delta,
     delta_codes,
     directed_histograms,
+    evaluation_pairs,
     histogram,
     iter_pair_features,
     make_classifier,
@@ -438,3 +439,21 @@ def test_errors_name_the_parameter():
     with pytest.raises(InputError, match="min_degree"):
         split_training_pairs(g, alpha_v=0.5, alpha_e=1.0, n_identical=5, n_non_identical=5,
                              min_degree=100, seed=0)  # fmt: skip
+
+
+def test_evaluation_pairs_follow_the_thesis_protocol():
+    g = Graph.from_networkx(nx.powerlaw_cluster_graph(300, 6, 0.2, seed=8))
+    pair = sample_pair(g, 0.7, 0.8, seed=1)
+    u, v, y = evaluation_pairs(pair.aux, pair.san, pair.truth_pairs(), n_non_identical=2000,
+                               seed=3)  # fmt: skip
+    da, ds = pair.aux.degrees(), pair.san.degrees()
+    assert (da[u] > 5).all() and (ds[v] > 5).all()
+    truth = pair.truth_array()
+    assert ((truth[u] == v) == (y == 1)).all()  # labels are the truth
+    ok = (da[pair.truth_aux] > 5) & (ds[pair.truth_san] > 5)
+    assert y.sum() == ok.sum()  # every qualifying identical pair, once
+    assert (y == 0).sum() == 2000
+    assert len({(a, b) for a, b in zip(u[y == 0], v[y == 0], strict=True)}) == 2000  # distinct
+    with pytest.raises(InputError, match="degree > 500"):
+        evaluation_pairs(pair.aux, pair.san, pair.truth_pairs(), n_non_identical=10,
+                         min_degree=500)  # fmt: skip

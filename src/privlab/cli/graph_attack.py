@@ -620,7 +620,7 @@ def learned(
     estimated α_V, α_E.  truth.csv is used only to measure (AUC, TP at fixed FP and, with
     --3psl, accuracy and coverage of the mappings).
     """
-    from privlab.graph.attacks.learned import roc_summary, train_scorer
+    from privlab.graph.attacks.learned import evaluation_pairs, roc_summary, train_scorer
     from privlab.graph.attacks.threepsl import three_phase_attack
 
     if method not in ("forest", "gbm"):
@@ -637,27 +637,18 @@ def learned(
             "(the seed's default is 30,9,5)"
         )
     pair = read_pair_dir(pair_dir)
-    rng = np.random.default_rng(seed)
     with err_console.status("training by splitting the releases …", spinner="dots"):
         scorer = train_scorer(pair.aux, pair.san, alpha_v=alpha_v, alpha_e=alpha_e,
                               method=method, seed=seed)  # fmt: skip
-    da, ds = pair.aux.degrees(), pair.san.degrees()
-    ok = (da[pair.truth[:, 0]] > 5) & (ds[pair.truth[:, 1]] > 5)
-    iu, iv = pair.truth[ok, 0], pair.truth[ok, 1]
-    ea, es = np.flatnonzero(da > 5), np.flatnonzero(ds > 5)
-    if iu.size == 0 or ea.size == 0 or es.size == 0:
-        raise InputError(f"{pair_dir}: no node pair with degree > 5 on both sides to score")
-    nu = ea[rng.integers(0, ea.size, non_identical)]
-    nv = es[rng.integers(0, es.size, non_identical)]
-    keep = pair.truth_array()[nu] != nv
-    u, v = np.concatenate([iu, nu[keep]]), np.concatenate([iv, nv[keep]])
-    y = np.concatenate([np.ones(iu.size, np.int8), np.zeros(int(keep.sum()), np.int8)])
+    u, v, y = evaluation_pairs(pair.aux, pair.san, pair.truth, n_non_identical=non_identical,
+                               seed=seed)  # fmt: skip
+    iu = int(y.sum())
     with err_console.status(f"scoring {u.size:,} pairs …", spinner="dots"):
         roc = roc_summary(scorer.score(pair.aux, pair.san, u, v), y)
     payload: dict[str, Any] = {"pair": str(pair_dir), "method": method,
                                "alpha_v_estimate": alpha_v, "alpha_e_estimate": alpha_e,
-                               "identical_pairs": int(iu.size),
-                               "non_identical_pairs": int(keep.sum()), **roc.to_dict()}  # fmt: skip
+                               "identical_pairs": iu, "non_identical_pairs": int(y.size) - iu,
+                               **roc.to_dict()}  # fmt: skip
     payload.pop("curve", None)
     if threepsl:
         scorers = []

@@ -29,6 +29,7 @@ from privlab.graph.attacks.learned.training import (
     BoundScorer,
     PairScorer,
     TrainingPairs,
+    evaluation_pairs,
     split_training_pairs,
     train_scorer,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "delta",
     "delta_codes",
     "directed_histograms",
+    "evaluation_pairs",
     "histogram",
     "iter_pair_features",
     "make_classifier",

@@ -404,4 +404,49 @@ def train_scorer(
                       n_jobs=n_jobs, training=training)  # fmt: skip
 
 
-__all__ = ["BoundScorer", "PairScorer", "TrainingPairs", "split_training_pairs", "train_scorer"]
+def evaluation_pairs(
+    aux: Graph, san: Graph, truth: Any, *, n_non_identical: int, min_degree: int = 5,
+    seed: Any = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Test pairs of seed 004 §2.8 (L1060): (u, v, y) over aux × san nodes.
+
+    Every true pair in ``truth`` ((k × 2) aux, san) whose nodes both have degree >
+    ``min_degree`` (y = 1), then up to ``n_non_identical`` distinct non-identical pairs drawn
+    uniformly among the pairs of such nodes (y = 0).  InputError when no true pair
+    qualifies.  O(k + n_non_identical log n_non_identical).
+    """
+    rng = secure_generator(seed)
+    n_non = _check_count(n_non_identical, "n_non_identical")
+    t = np.asarray(truth, dtype=np.int64).reshape(-1, 2)
+    da, ds = aux.degrees(), san.degrees()
+    ok = (da[t[:, 0]] > min_degree) & (ds[t[:, 1]] > min_degree)
+    iu, iv = t[ok, 0], t[ok, 1]
+    ea, es = np.flatnonzero(da > min_degree), np.flatnonzero(ds > min_degree)
+    if iu.size == 0:
+        raise InputError(
+            f"no true pair has degree > {min_degree} on both sides; use a larger graph or a "
+            "smaller min_degree"
+        )
+    n_non = min(n_non, ea.size * es.size - iu.size)
+    match = np.full(aux.n_nodes, -1, dtype=np.int64)
+    match[t[:, 0]] = t[:, 1]
+    keys = np.empty(0, dtype=np.int64)
+    while keys.size < n_non:
+        k = rng.integers(0, ea.size * es.size, size=int((n_non - keys.size) * 1.1) + 16)
+        k = k[match[ea[k // es.size]] != es[k % es.size]]
+        keys = np.unique(np.concatenate([keys, k]))
+    keys = rng.permutation(keys)[:n_non]
+    u = np.concatenate([iu, ea[keys // es.size]])
+    v = np.concatenate([iv, es[keys % es.size]])
+    y = np.r_[np.ones(iu.size, np.int8), np.zeros(keys.size, np.int8)]
+    return u, v, y
+
+
+__all__ = [
+    "BoundScorer",
+    "PairScorer",
+    "TrainingPairs",
+    "evaluation_pairs",
+    "split_training_pairs",
+    "train_scorer",
+]
