@@ -298,7 +298,7 @@ def test_pair_folder_ids_survive_isolated_nodes(graphs, tmp_path):
 def test_learned_attack_scores_the_pair_and_runs_3psl(pair_dir):
     out = _ok("attack", "learned", pair_dir[0], "--alpha-v", 0.8, "--alpha-e", 0.8,
               "--non-identical", 3000, "--seed", 1, "--3psl", "--thresholds", "12,8,5",
-              "--score-cut", 0.5, "--order", "cs")  # fmt: skip
+              "--score-cut", 0.5, "--order", "cs", "--per-band")  # fmt: skip
     assert out["method"] == "forest" and out["identical_pairs"] > 50
     assert 0.5 < out["auc"] <= 1.0  # better than guessing on an easy pair (α_E = 0.8)
     assert list(out["tp_at_fp"]) == ["0.001%", "0.01%", "0.1%", "1%", "10%", "25%"]
@@ -322,3 +322,11 @@ def test_learned_attack_scores_the_pair_and_runs_3psl(pair_dir):
 def test_learned_bad_options(pair_dir, args, message):
     result = _run("attack", "learned", pair_dir[0], "--non-identical", 100, *args)
     assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_learned_3psl_with_one_shared_scorer(pair_dir):
+    out = _ok("attack", "learned", pair_dir[0], "--alpha-v", 0.8, "--alpha-e", 0.8,
+              "--non-identical", 2000, "--seed", 2, "--3psl", "--thresholds", "12,8,5",
+              "--score-cut", 0.5, "--order", "cs")  # fmt: skip
+    three = out["threepsl"]
+    assert sum(three["pairs_scored"]) > 0 and three["m_true"] <= three["m_out"]

@@ -608,6 +608,9 @@ def learned(
     score_cut: float = typer.Option(
         0.7, "--score-cut", min=0.0, max=1.0, help="3PSL's phase-1 score cut (the seed: 0.95)."
     ),
+    per_band: bool = typer.Option(
+        False, "--per-band", help="3PSL: train one scorer per degree band (the thesis's design)."
+    ),
     order: str = typer.Option(
         "score", "--order", help="3PSL: order the CS rounds' Clean by classifier score or by cs."
     ),
@@ -615,6 +618,9 @@ def learned(
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Sharad's learned attack: train by splitting the releases, score pairs, ROC / TP@FP.
+
+    With --3psl the same scorer serves all three phases unless --per-band (on ego-Facebook
+    per-band forests never reach a useful score; see docs/graph/threepsl.md).
 
     No ground truth is used for training: each released graph is split again with the
     estimated α_V, α_E.  truth.csv is used only to measure (AUC, TP at fixed FP and, with
@@ -651,14 +657,17 @@ def learned(
                                **roc.to_dict()}  # fmt: skip
     payload.pop("curve", None)
     if threepsl:
-        scorers = []
-        bands = [(t[0], 10**9), (t[1], t[0]), (t[2], t[1])]
-        with err_console.status("training one scorer per degree band …", spinner="dots"):
-            for i, band in enumerate(bands):
-                sc = train_scorer(pair.aux, pair.san, alpha_v=alpha_v, alpha_e=alpha_e,
-                                  method=method, degree_range=band,
-                                  seed=None if seed is None else seed + 1 + i)  # fmt: skip
-                scorers.append(sc.bind(pair.aux, pair.san))
+        scorers = [scorer.bind(pair.aux, pair.san)] * 3  # the scorer trained above
+        if per_band:
+            bands = [(t[0], 10**9), (t[1], t[0]), (t[2], t[1])]
+            with err_console.status("training one scorer per degree band …", spinner="dots"):
+                trained = [
+                    train_scorer(pair.aux, pair.san, alpha_v=alpha_v, alpha_e=alpha_e,
+                                 method=method, degree_range=band,
+                                 seed=None if seed is None else seed + 1 + i)
+                    for i, band in enumerate(bands)
+                ]  # fmt: skip
+                scorers = [sc.bind(pair.aux, pair.san) for sc in trained]
         with err_console.status("running 3PSL …", spinner="dots"):
             res = three_phase_attack(pair.aux, pair.san, scorers, thresholds=t,
                                      score_cut=score_cut, order=order)  # fmt: skip
