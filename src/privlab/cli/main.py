@@ -8,6 +8,7 @@ from privlab import __version__
 from privlab.cli import dp as dp_cli
 from privlab.cli import graph as graph_cli
 from privlab.cli import table as table_cli
+from privlab.cli.audit import audit
 from privlab.cli.bench import bench
 from privlab.cli.demo import demo
 from privlab.cli.report import report
@@ -41,3 +42,4 @@ app.add_typer(graph_cli.app, name="graph")
 app.command("demo")(demo)
 app.command("report")(report)
 app.command("bench")(bench)
+app.command("audit")(audit)
