@@ -14,7 +14,7 @@ from privlab.audit import Thresholds, audit_graph, audit_table, edge_overlap
 from privlab.cli.main import app
 from privlab.errors import ConfigError, InputError
 from privlab.graph.anonymize.perturb import random_add_delete
-from privlab.graph.attacks.refinement import perturbation_h1_risk, vertex_refinement
+from privlab.graph.attacks.refinement import perturbation_h1_risk, release_candidate_sizes
 from privlab.graph.core import Graph, write_graph
 from privlab.table.anonymize import anonymize
 from privlab.table.attacks import homogeneity_attack, linkage_attack, permutation_inference
@@ -154,10 +154,11 @@ def test_graph_audit_rad(karate):
     f = res.finding("perturbation")
     assert f.numbers["m"] == m
     assert f.numbers["unique_fraction"] == pytest.approx(float((direct.sizes == 1).mean()))
-    ref = vertex_refinement(pert.graph)
+    cross = release_candidate_sizes(karate, pert.graph)  # original knowledge vs the release
     for name, level in (("H1", 1), ("H2", 2), ("H*", None)):
-        want = float((ref.candidate_sizes(level) == 1).mean())
-        assert res.finding(f"refinement:{name}").numbers["unique_fraction"] == want
+        numbers = res.finding(f"refinement:{name}").numbers
+        assert numbers["unique_fraction"] == float((cross[level] == 1).mean())
+        assert numbers["no_match_fraction"] == float((cross[level] == 0).mean())
     assert res.details["subgraph"]["targets"] == 10
     assert res.finding("utility").numbers["hellinger_dd"] >= 0
     json.dumps(res.to_dict())

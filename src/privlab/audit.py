@@ -29,6 +29,7 @@ from privlab.errors import ConfigError, InputError
 from privlab.graph.attacks.refinement import (
     BUCKET_LABELS,
     perturbation_h1_risk,
+    release_candidate_sizes,
     vertex_refinement,
 )
 from privlab.graph.attacks.subgraph import SubgraphMatcher, gather_edge_facts
@@ -1053,16 +1054,18 @@ def audit_graph(
         title, meta={"kind": "graph", "aligned node ids": bool(aligned), **(meta or {})}
     )
 
-    # --- vertex refinement
-    ref_r = vertex_refinement(release)
+    # --- vertex refinement: the adversary knows H_i of the target in the *original* and
+    # matches it against the release (seed 002 §A.2.2); a relabelling keeps the original's
+    # class sizes, a perturbation can leave several, one or no matching node.
     ref_o = vertex_refinement(original)
     levels: list[tuple[str, int | None]] = [("H1", 1), ("H2", 2), ("H*", None)]
-    sizes_r = {name: ref_r.candidate_sizes(i) for name, i in levels}
+    cross = release_candidate_sizes(original, release, [i for _, i in levels])
+    sizes_r = {name: cross[i] for name, i in levels}
     sizes_o = {name: ref_o.candidate_sizes(i) for name, i in levels}
     details["refinement"] = {
-        "release": {k: _bucket_dict(v) for k, v in sizes_r.items()},
+        "release": {k: _bucket_dict(np.maximum(v, 1)) for k, v in sizes_r.items()},
+        "no_match": {k: float((v == 0).mean()) for k, v in sizes_r.items()},
         "original": {k: _bucket_dict(v) for k, v in sizes_o.items()},
-        "stable_level_release": ref_r.stable_level,
         "stable_level_original": ref_o.stable_level,
     }
     what = {
@@ -1072,11 +1075,14 @@ def audit_graph(
     }
     for name, _ in levels:
         unique = float((sizes_r[name] == 1).mean())
-        small = float((sizes_r[name] <= 4).mean())
+        small = float(((sizes_r[name] >= 1) & (sizes_r[name] <= 4)).mean())
+        none = float((sizes_r[name] == 0).mean())
         text = (
-            f"{_pct(unique)} of the people in the release can be singled out by someone who "
-            f"knows {what[name]}; {_pct(small)} are among at most 4 look-alikes "
-            f"(original: {_pct(float((sizes_o[name] == 1).mean()))} singled out)."
+            f"{_pct(unique)} of the people can be singled out in the release by someone who "
+            f"knows {what[name]} in the original; {_pct(small)} are among at most 4 "
+            f"look-alikes; {_pct(none)} match nobody because the release changed their "
+            f"structure (a relabelling alone would single out "
+            f"{_pct(float((sizes_o[name] == 1).mean()))})."
         )
         findings.append(
             Finding(
@@ -1085,25 +1091,30 @@ def audit_graph(
                 th.singled_out(unique),
                 text,
                 {"unique_fraction": unique, "at_most_4_fraction": small,
+                 "no_match_fraction": none,
                  "unique_fraction_original": float((sizes_o[name] == 1).mean())},
             )
         )  # fmt: skip
     sec = report.add_section("Structural re-identification")
     sec.add_text(
         "Vertex refinement (Hay et al.): an adversary who knows a person's degree (H1), the "
-        "degrees of their neighbours (H2) or the whole structure around them (H*) finds the "
-        "nodes of the release that look the same; a candidate set of size 1 singles the "
-        "person out. The original's buckets are what a relabelling alone would leave."
+        "degrees of their neighbours (H2) or the whole structure around them (H*) in the "
+        "original graph finds the nodes of the release that look the same; a candidate set "
+        "of size 1 singles the person out, size 0 means the release changed the person's "
+        "structure (counted with size 1 in the bars). The original's buckets are what a "
+        "relabelling alone would leave."
     )
     bars = {f"original {k}": v for k, v in sizes_o.items()}
-    bars.update({f"release {k}": v for k, v in sizes_r.items()})
+    bars.update({f"release {k}": np.maximum(v, 1) for k, v in sizes_r.items()})
     sec.add_figure(
         plots.candidate_set_buckets(bars, x_label="graph and adversary knowledge"),
         "Fraction of nodes by candidate-set size (darkest: singled out).",
     )
     sec.add_table(
         [{"graph": g, "knowledge": k, **_bucket_dict(v)["fractions"]}
-         for g, d in (("original", sizes_o), ("release", sizes_r)) for k, v in d.items()],
+         for g, d in (("original", sizes_o),
+                      ("release", {k: np.maximum(v, 1) for k, v in sizes_r.items()}))
+         for k, v in d.items()],
         "Fraction of nodes by candidate-set size.",
     )  # fmt: skip
 

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import ConfigError, InputError
+from privlab.graph.anonymize.naive import naive_anonymize
 from privlab.graph.anonymize.perturb import random_add_delete
 from privlab.graph.attacks import refinement as R
 from privlab.graph.attacks.refinement import (
@@ -24,6 +25,7 @@ from privlab.graph.attacks.refinement import (
     equivalent_candidate_size,
     h1_posterior,
     perturbation_h1_risk,
+    release_candidate_sizes,
     vertex_refinement,
 )
 from privlab.graph.core import Graph
@@ -376,3 +378,29 @@ def test_bad_input():
         perturbation_h1_risk(g, fig2(), 1)
     with pytest.raises(InputError, match="posterior"):
         equivalent_candidate_size([0.0])
+
+
+def test_release_candidate_sizes_match_the_definition():
+    """cand(x) = release nodes whose H_i equals x's H_i in the original (brute force)."""
+    rng = np.random.default_rng(4)
+    g = Graph.from_networkx(nx.gnm_random_graph(40, 70, seed=3))
+    naive = naive_anonymize(g, seed=1).graph
+    for i in (1, 2, None):  # a relabelling leaves the class sizes unchanged
+        got = release_candidate_sizes(g, naive, (i,))[i]
+        np.testing.assert_array_equal(got, vertex_refinement(g).candidate_sizes(i))
+    pert = random_add_delete(g, 0.2, seed=rng).graph
+
+    def two_levels(graph: Graph) -> list[list]:  # H_0, H_1, H_2 by the definition
+        levels = [[() for _ in range(graph.n_nodes)]]
+        for _ in range(2):
+            prev = levels[-1]
+            levels.append([tuple(sorted(prev[u] for u in graph.neighbors(v).tolist()))
+                           for v in range(graph.n_nodes)])  # fmt: skip
+        return levels
+
+    lo, lr = two_levels(g), two_levels(pert)
+    sizes = release_candidate_sizes(g, pert, (1, 2))
+    for i in (1, 2):
+        want = [sum(lr[i][y] == lo[i][x] for y in range(pert.n_nodes)) for x in range(g.n_nodes)]
+        np.testing.assert_array_equal(sizes[i], want)
+    assert (sizes[2] == 0).any()  # the perturbation changed some targets beyond recognition
