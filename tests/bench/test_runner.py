@@ -222,3 +222,100 @@ def test_li_delta_decreases_in_k_and_epsilon(tmp_path):
         a = res.filter(pl.col("scheme") == f"safe-k:k={k_small}").sort("value")["result"]
         b = res.filter(pl.col("scheme") == f"safe-k:k={k_big}").sort("value")["result"]
         assert (b <= a).all() and a.is_sorted(descending=True)
+
+
+# ---------------------------------------------------------------------------- Hay Figs 5–7,
+# Zhang ch. 2, ℓ-diversity / t-closeness
+
+
+STRUCTURAL = """
+[spec]
+name = "structural"
+
+[[experiment]]
+name = "h"
+data = "synthetic:powerlaw"
+data_options = { n = 120, m = 2 }
+schemes = ["none"]
+parameter = "level"
+values = [1, 2, 3]
+attacks = ["refinement"]
+options = { star = 3 }
+
+[[experiment]]
+name = "sub"
+data = "synthetic:powerlaw"
+data_options = { n = 120, m = 2 }
+schemes = ["none"]
+parameter = "edge_facts"
+values = [0, 4]
+attacks = ["subgraph"]
+options = { exact_degrees = true, targets = 15 }
+"""
+
+
+def test_refinement_and_subgraph_adapters_match_the_library(tmp_path):
+    from privlab.graph.attacks.refinement import vertex_refinement
+
+    spec = parse_text(STRUCTURAL, "structural.toml")
+    run_spec(spec, tmp_path)
+    res = pl.read_csv(tmp_path / "results.csv")
+    g = registry.load_dataset("synthetic:powerlaw", {"n": 120, "m": 2})
+    vr = vertex_refinement(g)
+    h = res.filter(pl.col("experiment") == "h")
+    for level, want in ((1, vr.buckets(1)), (2, vr.buckets(2)), (3, vr.buckets(None))):
+        got = h.filter((pl.col("value") == level) & pl.col("metric").str.starts_with("refine_b"))
+        assert got["result"].to_list() == pytest.approx(list(want.fractions))
+    sub = res.filter((pl.col("experiment") == "sub") & (pl.col("value") == 0))
+    # no edge facts: every node is a candidate
+    assert sub.filter(pl.col("metric") == "subgraph_bucket_21+")["result"].item() == 1.0
+    assert sub.filter(pl.col("metric") == "subgraph_median_size")["result"].item() == 120
+    curves = pl.read_csv(tmp_path / "curves.csv")
+    assert set(curves["curve"]) == {"candidate_set_size"}
+    one = curves.filter((pl.col("experiment") == "h") & (pl.col("value") == 1))
+    assert one["y"].sum() == 120  # nodes per candidate-set size
+
+
+def test_refinement_attack_refuses_a_perturbed_release():
+    bad = STRUCTURAL.replace('schemes = ["none"]', 'schemes = ["rad"]', 1)
+    with pytest.raises(ConfigError, match="refinement"):
+        parse_text(bad, "bad.toml")
+
+
+def _reduced_results(name, tmp_path):
+    spec = load_spec(name).reduce()
+    for e in spec.experiments:
+        reason = registry.dataset_available(e.data)
+        if reason:
+            pytest.skip(reason)
+    run_spec(spec, tmp_path)
+    return pl.read_csv(tmp_path / "results.csv")
+
+
+def test_zhang_ch2_permuted_error_falls_with_span_and_beats_generalized(tmp_path):
+    res = _reduced_results("zhang-ch2", tmp_path)
+    assert set(res["scheme"]) == {"min-sum", "min-max", "max-group", "random"}
+    perm = res.filter(pl.col("metric") == "range_avg_error")
+    gen = res.filter(pl.col("metric") == "range_avg_error_generalized")
+    for scheme in ("min-sum", "min-max", "max-group"):
+        p = perm.filter(pl.col("scheme") == scheme).sort("value")["result"]
+        g = gen.filter(pl.col("scheme") == scheme).sort("value")["result"]
+        assert p[0] > p[-1] > 0  # span 5 is harder than span 50
+        assert (p < g).all()  # the permuted release answers AVG ranges more tightly
+
+
+def test_adult_ldiv_t_models_hold_and_cost_more_when_stronger(tmp_path):
+    res = _reduced_results("adult-ldiv-t", tmp_path)
+
+    def val(scheme, value, metric):
+        row = res.filter(
+            (pl.col("scheme") == scheme) & (pl.col("value") == value) & (pl.col("metric") == metric)
+        )
+        return row["result"].item()
+
+    # ℓ-diversity (ℓ ≥ 2) leaves no homogeneous class; a stronger ℓ costs at least as much
+    assert val("l-diversity", 2, "attr_homogeneous") == 0
+    assert val("l-diversity", 4, "loss") >= val("l-diversity", 2, "loss")
+    # t-closeness caps the adversary's confidence below what 5-anonymity allows
+    t_max = val("t-closeness", 0.2, "attr_max_posterior")
+    assert t_max < val("k-anonymity", 5, "attr_max_posterior")

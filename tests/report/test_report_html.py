@@ -290,3 +290,12 @@ def test_results_without_curves_or_manifest(results_dir):
     assert [s.title for s in r.sections] == ["Overview", "reid", "utility"]
     assert r.title == "Benchmark results: results"
     assert len(img_sources(r.render())) == 3
+
+
+def test_header_only_curves_file_means_no_curves(results_dir):
+    """The bench runner writes curves.csv with only its header when nothing draws a curve."""
+    header = (results_dir / "curves.csv").read_text(encoding="utf-8").splitlines()[0]
+    (results_dir / "curves.csv").write_text(header + "\n", encoding="utf-8")
+    r = report_from_results(results_dir)
+    assert r.sections[0].title == "Overview"
+    assert len(img_sources(r.render())) >= 2  # the metric plots are still drawn

@@ -69,8 +69,11 @@ DATASETS: dict[str, Dataset] = {
                 "largest_component"), "networkx powerlaw_cluster_graph(n, m, p, seed)"),
         Dataset("synthetic:gnm", "graph", None, ("n", "m", "seed", "max_nodes",
                 "largest_component"), "networkx gnm_random_graph(n, m, seed)"),
-        Dataset("adult", "table", "adult/adult.csv", ("rows", "quasi_identifiers"),
+        Dataset("adult", "table", "adult/adult.csv", ("rows", "quasi_identifiers", "sensitive"),
                 "UCI Adult in ARX's form with ARX's hierarchies (30,162 rows)"),
+        Dataset("adult-capital-loss", "microdata", "adult/uci/adult.data", ("rows",),
+                "seed 001's Adult subset: clean UCI rows with capital-loss > 0 and age < 80 "
+                "(1,421 rows; sensitive capital_loss)"),
         Dataset("none", "none", None, (), "no data (analytic experiments)"),
     )
 }  # fmt: skip
@@ -99,6 +102,8 @@ def load_dataset(key: str, options: Mapping[str, Any]) -> Any:
         raise InputError(reason)
     if d.kind == "table":
         return _load_adult(options)
+    if d.kind == "microdata":
+        return _load_capital_loss(options)
     return _shrink_graph(_load_graph(key, options), options)
 
 
@@ -148,12 +153,53 @@ def _load_adult(options: Mapping[str, Any]) -> Any:
 
     root = data_root()
     assert root is not None
-    qis = options.get("quasi_identifiers", list(ADULT_COLUMNS))
-    table = load_adult(root / "adult", qis)
+    sensitive = list(options.get("sensitive", []))
+    qis = options.get("quasi_identifiers", [c for c in ADULT_COLUMNS if c not in sensitive])
+    table = load_adult(root / "adult", qis, sensitive=sensitive)
     rows = options.get("rows")
     if rows is not None and int(rows) < table.n_rows:
         table = sample_table(table, np.arange(int(rows)))
     return table
+
+
+#: The UCI Adult columns, and the 9 ARX columns used as the QIs of seed 001's subset.
+_UCI_COLUMNS = (
+    "age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
+    "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
+    "hours-per-week", "native-country", "salary-class",
+)  # fmt: skip
+_CAPITAL_LOSS_QIS = (
+    "sex", "age", "race", "marital_status", "education", "native_country", "workclass",
+    "occupation", "salary_class",
+)  # fmt: skip
+CAPITAL_LOSS = "capital_loss"
+
+
+def _load_capital_loss(options: Mapping[str, Any]) -> Any:
+    """Seed 001 §3.1's subset (as benchmarks/bench_permutation_figures.py): a polars frame.
+
+    The clean rows of ``adult/uci/adult.data`` ('?' dropped: 30,162) with capital-loss > 0
+    (1,427), less the 6 of age ≥ 80 (the seed's "age > 80"): 1,421 rows; the 9 ARX columns
+    as quasi-identifiers (``-`` → ``_``) and ``capital_loss``.  ``rows``: the first rows only.
+    """
+    import polars as pl
+
+    root = data_root()
+    assert root is not None
+    df = pl.read_csv(
+        root / "adult" / "uci" / "adult.data", has_header=False,
+        new_columns=list(_UCI_COLUMNS), infer_schema_length=0,
+    ).with_columns(pl.all().str.strip_chars())  # fmt: skip
+    df = df.filter(pl.col("age").is_not_null() & (pl.col("age") != ""))
+    df = df.filter(~pl.any_horizontal(pl.all() == "?"))
+    df = df.with_columns(pl.col("age").cast(pl.Int64), pl.col("capital-loss").cast(pl.Int64))
+    df = df.filter((pl.col("capital-loss") > 0) & (pl.col("age") < 80))
+    frame = df.select(
+        [pl.col(c.replace("_", "-")).alias(c) for c in _CAPITAL_LOSS_QIS]
+        + [pl.col("capital-loss").alias(CAPITAL_LOSS)]
+    )
+    rows = options.get("rows")
+    return frame.head(int(rows)) if rows is not None else frame
 
 
 # ============================================================================ cells
@@ -248,6 +294,48 @@ def _k_anonymity(table: Any, value: float, cell: Cell) -> Release:
     return Release(out, None, out.to_dict())
 
 
+def _sensitive_model(model: str) -> Callable[[Any, float, Cell], Release]:
+    """ℓ-diversity / t-closeness on the table's (first) sensitive column, optionally with k."""
+
+    def apply(table: Any, value: float, cell: Cell) -> Release:
+        from privlab.table import models as tm
+        from privlab.table.anonymize import anonymize_table
+
+        if not table.sensitive:
+            raise ConfigError(f"scheme {model!r} needs a sensitive column: set data_options "
+                              "sensitive = [\"occupation\"] (for example)")  # fmt: skip
+        sa = table.sensitive[0]
+        p = {**cell.options, **cell.scheme_params}
+        if model == "l-diversity":
+            models: list[Any] = [tm.DistinctLDiversity(sa, int(value))]
+        elif model == "entropy-l-diversity":
+            models = [tm.EntropyLDiversity(sa, float(value))]
+        else:
+            models = [tm.TCloseness(sa, float(value), distance=str(p.get("distance", "equal")))]
+        k = int(p.get("k", 1))
+        if k > 1:
+            models.insert(0, tm.KAnonymity(k))
+        out = anonymize_table(table, models, suppression_limit=float(p.get("suppression", 0.0)))
+        return Release(out, None, out.to_dict())
+
+    return apply
+
+
+def _ke_permute(method: str) -> Callable[[Any, float, Cell], Release]:
+    """(k, e)-anonymous permutation (seed 001) with partitioner ``method``; k = 4, e = 100."""
+
+    def apply(frame: Any, value: float, cell: Cell) -> Release:
+        from privlab.table.permutation import permute
+
+        p = {**cell.options, **cell.scheme_params}
+        qi = [c for c in frame.columns if c != CAPITAL_LOSS]
+        rel = permute(frame, qi=qi, sensitive=CAPITAL_LOSS, k=int(p.get("k", 4)),
+                      e=float(p.get("e", 100)), method=method, seed=cell.sub_seed(1))  # fmt: skip
+        return Release(rel, None, {"groups": rel.n_groups})
+
+    return apply
+
+
 def _safe_k(_: Any, value: float, cell: Cell) -> Release:
     # the analytic scheme releases nothing: its metric (delta) is computed from parameters
     return Release(None)
@@ -272,6 +360,17 @@ SCHEMES: dict[str, Scheme] = {
                integer=True),
         Scheme("k-anonymity", "table", _k_anonymity, ("suppression",),
                "optimal full-domain k-anonymization (Loss), parameter k", integer=True),
+        Scheme("l-diversity", "table", _sensitive_model("l-diversity"), ("k", "suppression"),
+               "optimal full-domain distinct ℓ-diversity (Loss) on the sensitive column, "
+               "parameter ℓ", integer=True),
+        Scheme("entropy-l-diversity", "table", _sensitive_model("entropy-l-diversity"),
+               ("k", "suppression"), "optimal full-domain entropy ℓ-diversity, parameter ℓ"),
+        Scheme("t-closeness", "table", _sensitive_model("t-closeness"),
+               ("k", "suppression", "distance"),
+               "optimal full-domain t-closeness (equal or ordered distance), parameter t"),
+        *(Scheme(m, "microdata", _ke_permute(m), ("k", "e"),
+                 f"(k, e)-anonymous permutation, partitioner {m} (seed 001; k = 4, e = 100)")
+          for m in ("min-sum", "min-max", "max-group", "random", "swap")),
         Scheme("safe-k", "none", _safe_k, ("k", "beta"),
                "Li et al.'s sampling + strongly-safe k-anonymization (analytic)"),
     )
@@ -384,6 +483,64 @@ def _delta(_: Any, r: Release, cell: Cell) -> float:
     return float(delta(k, beta, eps))
 
 
+def _range_workload(frame: Any, span: int, cell: Cell) -> list[tuple[int, int]]:
+    """Seed 001 §3.1's range workload: ``queries`` random [X, X + span] holding some age.
+
+    X uniform on min(age)..max(age) − span, redrawn while no row has an age in [X, X + span]
+    (as benchmarks/bench_permutation_figures.py).  The same queries for every metric of a cell.
+    """
+    age = frame["age"].to_numpy()
+    rng = cell.rng(6)
+    lo, hi = int(age.min()), int(age.max())
+    present = np.zeros(hi + span + 2, dtype=bool)
+    present[age] = True
+    out: list[tuple[int, int]] = []
+    while len(out) < int(cell.options.get("queries", 100)):
+        x = int(rng.integers(lo, max(lo, hi - span) + 1))
+        if present[x : x + span + 1].any():
+            out.append((x, x + span))
+    return out
+
+
+def _range_error(generalized: bool) -> Callable[[Any, Release, Cell], float]:
+    """Mean relative error (u − l)/r of AVG(capital_loss) WHERE age BETWEEN X AND X + span.
+
+    Permuted: the release's bounds (``PermutationRelease.bounds``).  Generalized: the same
+    groups published as a generalized table (tightest QI boxes,
+    ``Generalization.from_release``) and bounded by ``generalized_bounds`` (seed 001 Thm 2).
+    """
+
+    def measure(original: Any, r: Release, cell: Cell) -> float:
+        import polars as pl
+
+        from privlab.table.query import Generalization, generalized_bounds, parse_aggregate_query
+
+        if cell.parameter != "span":
+            raise ConfigError(f"range-query metrics sweep parameter = \"span\", not "
+                              f"{cell.parameter!r}")  # fmt: skip
+        rel = r.data
+        truth = original[CAPITAL_LOSS].to_numpy().astype(np.float64)
+        age = original["age"].to_numpy()
+        if generalized:
+            gen = Generalization.from_release(rel)
+            sizes = rel.group_sizes()
+            help_rows = rel.grouped_values().help_table(sizes)
+        errs = []
+        for x, y in _range_workload(original, int(cell.value), cell):
+            true = float(truth[(age >= x) & (age <= y)].mean())
+            if generalized:
+                sql = f"SELECT AVG({CAPITAL_LOSS}) FROM t WHERE age BETWEEN {x} AND {y}"
+                st = gen.status(parse_aggregate_query(sql, rel))
+                b = generalized_bounds("AVG", st, help_rows, sizes)
+            else:
+                b = rel.bounds("avg", pl.col("age").is_between(x, y))
+            if b.lower is not None and b.upper is not None:
+                errs.append((b.upper - b.lower) / abs(true))
+        return float(np.mean(errs)) if errs else float("nan")
+
+    return measure
+
+
 METRICS: dict[str, Metric] = {
     m.name: m
     for m in (
@@ -396,6 +553,10 @@ METRICS: dict[str, Metric] = {
         Metric("jdd_hellinger", "graph", _jdd, "joint degree distribution Hellinger distance"),
         Metric("loss", "table", _loss, "ARX Loss"),
         Metric("suppressed_fraction", "table", _suppressed, "suppressed rows / rows"),
+        Metric("range_avg_error", "microdata", _range_error(False),
+               "mean relative error (u − l)/r of AVG range queries (permuted)"),
+        Metric("range_avg_error_generalized", "microdata", _range_error(True),
+               "mean relative error of AVG range queries (same groups, generalized)"),
         Metric("delta", "none", _delta, "δ = d(k, β, ε)"),
     )
 }  # fmt: skip
@@ -433,6 +594,97 @@ def _h1(original: Any, r: Release | None, cell: Cell) -> CellResult:
     out = dict(zip(_bucket_names(), fr, strict=True))
     out["h1_mean_top_probability"] = float(risk.top_probability.mean())
     return CellResult(out)
+
+
+def _bucket_outputs(prefix: str) -> tuple[str, ...]:
+    from privlab.graph.attacks.refinement import BUCKET_LABELS
+
+    return tuple(f"{prefix}_bucket_{b}" for b in BUCKET_LABELS)
+
+
+def _size_curve(sizes: np.ndarray) -> tuple[list[float], list[float]]:
+    """(candidate-set size, number of nodes with it): the report's bucket bars."""
+    u, c = np.unique(np.asarray(sizes), return_counts=True)
+    return [float(x) for x in u], [float(x) for x in c]
+
+
+def _refinement(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    """Hay et al. Fig. 5: candidate-set buckets under vertex refinement H_i (value = i).
+
+    The release is the naively anonymized graph (scheme ``none``).  ``options.star``: the
+    value that stands for H* (e.g. 4 in a sweep 1, 2, 3, 4 = H_1, H_2, H_3, H*).
+    """
+    from privlab.graph.attacks.refinement import vertex_refinement
+
+    assert r is not None
+    vr = vertex_refinement(r.data)
+    i = int(cell.value)
+    star = cell.options.get("star")
+    sizes = vr.candidate_sizes(None if star is not None and i == int(star) else i)
+    out = dict(zip(_bucket_outputs("refine"), _fractions(sizes), strict=True))
+    out["refine_stable_level"] = float(vr.stable_level or 0)
+    return CellResult(out, {"candidate_set_size": _size_curve(sizes)})
+
+
+def _fractions(sizes: np.ndarray) -> tuple[float, ...]:
+    from privlab.graph.attacks.refinement import bucket_counts
+
+    return bucket_counts(sizes).fractions
+
+
+def _subgraph(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    """Hay et al. Figs 6–7: candidate-set buckets after b edge facts (value = b).
+
+    ``subgraph_knowledge_experiment`` on the naively anonymized graph; options
+    ``exact_degrees`` (default true), ``targets`` (a random sample of that many nodes from
+    the cell's seed; 0 or absent: every node), ``method`` (matcher, default ``hall``).
+    """
+    from privlab.graph.attacks.subgraph import subgraph_knowledge_experiment
+
+    assert r is not None
+    g = r.data
+    n_t = int(cell.options.get("targets", 0) or 0)
+    targets = None
+    if 0 < n_t < g.n_nodes:
+        targets = np.sort(cell.rng(7).choice(g.n_nodes, size=n_t, replace=False))
+    res = subgraph_knowledge_experiment(
+        g, int(cell.value), exact_degrees=bool(cell.options.get("exact_degrees", True)),
+        targets=targets, seed=cell.sub_seed(8) % (2**31),
+        method=str(cell.options.get("method", "hall")),
+    )  # fmt: skip
+    sizes = res.sizes[:, -1]
+    out = dict(zip(_bucket_outputs("subgraph"), _fractions(sizes), strict=True))
+    out["subgraph_median_size"] = float(np.median(sizes)) if sizes.size else float("nan")
+    return CellResult(out, {"candidate_set_size": _size_curve(sizes)})
+
+
+#: Outputs of the homogeneity / background-knowledge attack.
+HOMOGENEITY_OUTPUTS = ("attr_disclosure", "attr_homogeneous", "attr_mean_max_posterior",
+                       "attr_max_posterior")  # fmt: skip
+
+
+def _homogeneity(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    """Attribute disclosure on the sensitive column (seed 000 §2.3): every released row a target.
+
+    ``options``: ``tau`` (disclosed when the true value's posterior ≥ τ; default 1 =
+    homogeneity), ``rule_out`` (background knowledge: b false values ruled out; default 0).
+    """
+    from privlab.table.attacks.inference import homogeneity_attack
+
+    assert r is not None
+    if not original.sensitive:
+        raise ConfigError("attack 'homogeneity' needs a sensitive column: set data_options "
+                          "sensitive = [\"occupation\"] (for example)")  # fmt: skip
+    res = homogeneity_attack(
+        r.data, original.qi, original.sensitive[0], tau=float(cell.options.get("tau", 1.0)),
+        rule_out=int(cell.options.get("rule_out", 0)),
+    )  # fmt: skip
+    d = res.to_dict()
+    return CellResult({
+        "attr_disclosure": d["disclosure_rate"], "attr_homogeneous": d["homogeneity_rate"],
+        "attr_mean_max_posterior": d["mean_max_posterior"],
+        "attr_max_posterior": d["max_max_posterior"],
+    })  # fmt: skip
 
 
 def _prosecutor(original: Any, r: Release | None, cell: Cell) -> CellResult:
@@ -506,6 +758,16 @@ ATTACKS: dict[str, Attack] = {
         Attack("h1", "graph", _h1, (*_bucket_names(), "h1_mean_top_probability"), (),
                "H_1 (degree) re-identification after RAD: equivalent candidate-set buckets",
                schemes=("none", "rad")),
+        Attack("refinement", "graph", _refinement,
+               (*_bucket_outputs("refine"), "refine_stable_level"), ("candidate_set_size",),
+               "H_i (vertex refinement) candidate-set buckets of the naive release (Hay Fig. 5)",
+               schemes=("none",)),
+        Attack("subgraph", "graph", _subgraph,
+               (*_bucket_outputs("subgraph"), "subgraph_median_size"), ("candidate_set_size",),
+               "subgraph knowledge: candidate-set buckets after b edge facts (Hay Figs 6–7)",
+               schemes=("none",)),
+        Attack("homogeneity", "table", _homogeneity, HOMOGENEITY_OUTPUTS, (),
+               "homogeneity / background-knowledge attribute disclosure"),
         Attack("learned", "graph", _learned, _learned_outputs(), ("roc",),
                "Sharad's learned de-anonymization (random forest on degree features)",
                needs_release=False),
@@ -521,6 +783,17 @@ def output_labels() -> dict[str, str]:
     labels = {name: m.label for name, m in METRICS.items()}
     labels.update({b: f"fraction of nodes with candidate set {b[10:]}" for b in _bucket_names()})
     labels["h1_mean_top_probability"] = "mean top re-identification probability (H_1)"
+    for p, what in (("refine", "H_i"), ("subgraph", "subgraph knowledge")):
+        labels.update({b: f"fraction of nodes with candidate set {b.split('_bucket_')[1]} "
+                       f"({what})" for b in _bucket_outputs(p)})  # fmt: skip
+    labels["refine_stable_level"] = "stable refinement level (H* = H_s)"
+    labels["subgraph_median_size"] = "median candidate-set size (subgraph knowledge)"
+    labels.update({
+        "attr_disclosure": "records disclosed (true value's posterior ≥ τ)",
+        "attr_homogeneous": "records in a homogeneous class", "attr_mean_max_posterior":
+        "mean adversary confidence (max posterior)", "attr_max_posterior":
+        "highest adversary confidence",
+    })  # fmt: skip
     labels["learned_auc"] = "AUC (learned attack)"
     for f in LEARNED_FP:
         labels[f"learned_tp_at_{100 * f:g}%"] = f"TP rate at {100 * f:g} % FP"

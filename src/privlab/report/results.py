@@ -100,8 +100,11 @@ def _ragged_line(path: Path) -> tuple[int, int, int] | None:
     return None
 
 
-def _read_table(path: Path, columns: tuple[str, ...]) -> pl.DataFrame:
-    """Read and validate one contract CSV: columns present, rows present, numbers numeric."""
+def _read_table(
+    path: Path, columns: tuple[str, ...], *, allow_empty: bool = False
+) -> pl.DataFrame | None:
+    """Read and validate one contract CSV: columns present, rows present (unless
+    ``allow_empty``: then ``None`` for a header-only file), numbers numeric."""
     if not path.is_file():
         raise InputError(f"{path}: file not found")
     try:
@@ -127,6 +130,8 @@ def _read_table(path: Path, columns: tuple[str, ...]) -> pl.DataFrame:
         )
     df = df.select(columns).filter(~pl.all_horizontal(pl.all().is_null()))  # blank lines
     if df.height == 0:
+        if allow_empty:
+            return None
         raise InputError(f"{path}: no data rows under the header")
     casts = []
     for col in columns:
@@ -168,10 +173,12 @@ def load_results(directory: str | Path) -> pl.DataFrame:
 
 
 def load_curves(directory: str | Path) -> pl.DataFrame | None:
-    """Read and validate ``DIR/curves.csv``; ``None`` when the folder has none."""
+    """Read and validate ``DIR/curves.csv``; ``None`` when the folder has none or it holds
+    only its header."""
     d = Path(directory)
     path = (d.parent if d.is_file() else d) / "curves.csv"
-    return _read_table(path, CURVE_COLUMNS) if path.exists() else None
+    # the runner writes a header-only curves.csv when no experiment draws a curve
+    return _read_table(path, CURVE_COLUMNS, allow_empty=True) if path.exists() else None
 
 
 def load_manifest(directory: str | Path) -> dict[str, Any]:
