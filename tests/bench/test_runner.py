@@ -184,8 +184,11 @@ def test_cli_runs_a_spec_file_and_rejects_bad_input(tmp_path):
     out = tmp_path / "out"
     r = runner.invoke(app, ["bench", str(spec), "-o", str(out), "--json", "--seeds", "1"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.stdout)["complete"] is True
+    summary = json.loads(r.stdout)
+    assert summary["complete"] is True and summary["report"] == str(out / "report.html")
     assert (out / "results.csv").is_file()
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64,") >= 1  # the plots, embedded
     bad = tmp_path / "bad.toml"
     bad.write_text(TINY.replace('"rad", "rsw"', '"rad", "nope"'), encoding="utf-8")
     r = runner.invoke(app, ["bench", str(bad), "-o", str(tmp_path / "bad")])

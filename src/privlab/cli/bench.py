@@ -29,6 +29,9 @@ def bench(
     list_specs: bool = typer.Option(False, "--list", help="List the built-in specs and exit."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary on stdout."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    no_report: bool = typer.Option(
+        False, "--no-report", help="Do not write DIR/report.html (tables and plots)."
+    ),
 ) -> None:
     """Run the grid experiment × scheme × value × seed of a spec; tidy, resumable results."""
     from privlab.bench import builtin_specs, load_spec, run_spec
@@ -77,12 +80,20 @@ def bench(
                 highlight=False,
             )
             raise typer.Exit(130) from None
+    report_path = None
+    if not no_report and summary.complete:
+        from privlab.report import report_from_results
+
+        report_path = output / "report.html"
+        report_from_results(output).write(report_path)
     if as_json:
-        print_json({"spec": s.name, "reduced": s.is_reduced, **summary.to_dict()})
+        print_json({"spec": s.name, "reduced": s.is_reduced, **summary.to_dict(),
+                    "report": None if report_path is None else str(report_path)})  # fmt: skip
     else:
         out_console.print(
             f"{s.name}: {summary.total} cells ({summary.computed} computed, {summary.resumed} "
             f"kept from an earlier run) in {summary.seconds:.1f} s; wrote {output}/results.csv, "
-            "results.parquet, summary.csv, curves.csv, manifest.json",
+            "results.parquet, summary.csv, curves.csv, manifest.json"
+            + ("" if report_path is None else ", report.html (tables and plots)"),
             highlight=False,
         )
