@@ -299,3 +299,135 @@ def test_header_only_curves_file_means_no_curves(results_dir):
     r = report_from_results(results_dir)
     assert r.sections[0].title == "Overview"
     assert len(img_sources(r.render())) >= 2  # the metric plots are still drawn
+
+
+# --------------------------------------------------------------------------- lattice
+
+
+def _figure_texts(fig: Figure) -> str:
+    from matplotlib.text import Text
+
+    return "\n".join(t.get_text() for t in fig.findobj(Text))
+
+
+def _png(fig: Figure) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=60)
+    return buf.getvalue()
+
+
+def _small_problem():
+    from privlab.table.data import MicroTable
+    from privlab.table.hierarchy import Hierarchy
+    from privlab.table.models import KAnonymity
+    from privlab.table.search import Problem
+
+    ages = [str(a) for a in range(20, 28)]
+    zips = ["130", "131", "140", "141"]
+    hier = {
+        "age": Hierarchy.from_rows([[a, a[:1] + "x", "*"] for a in ages]),
+        "zip": Hierarchy.from_rows([[z, z[:2] + "*", z[:1] + "**", "*"] for z in zips]),
+        "sex": Hierarchy.from_rows([["m", "*"], ["f", "*"]]),
+    }
+    rng = np.random.default_rng(1)
+    frame = pl.DataFrame(
+        {
+            "age": rng.choice(ages, 60),
+            "zip": rng.choice(zips, 60),
+            "sex": rng.choice(["m", "f"], 60),
+        }
+    )
+    table = MicroTable.from_data(frame, quasi_identifiers=["age", "zip", "sex"], hierarchies=hier)
+    return lambda: Problem(table, [KAnonymity(3)])
+
+
+def _assert_counts_consistent(st) -> None:
+    counts = st.counts
+    assert counts["nodes"].sum() == st.n_nodes == st.result.lattice_size
+    assert (
+        counts["anonymous"] + counts["not_anonymous"] + counts["unknown"] == counts["nodes"]
+    ).all()
+    assert counts["anonymous"].sum() == int((st.status == 1).sum())
+    assert int(st.checked.sum()) <= st.result.nodes_checked  # distinct nodes among the checks
+    assert st.status[st.result.node] == 1  # the optimum is anonymous
+
+
+def test_lattice_plot_small_table_full_hasse_diagram():
+    from privlab.report.tabular import add_lattice, lattice_status
+    from privlab.table.search import exhaustive_search
+
+    problem = _small_problem()
+    st = lattice_status(problem())
+    _assert_counts_consistent(st)
+    # statuses the search knows agree with checking every node; nothing is left unknown here
+    exact = lattice_status(problem(), exhaustive=True)
+    assert (exact.status != 0).all()
+    known = st.status != 0
+    assert (st.status[known] == exact.status[known]).all()
+    assert st.result.node == exhaustive_search(problem()).node == exact.result.node
+    assert st.n_nodes == 3 * 4 * 2 <= plots.LATTICE_FULL_MAX_NODES
+
+    label = plots.lattice_optimum_label(list(st.result.levels.values()), st.result.value, "loss")
+    fig = plots.lattice_plot(
+        st.heights, st.status, st.result.levels, names=st.names, value=st.result.value,
+        metric="loss",
+    )  # fmt: skip
+    texts = _figure_texts(fig)
+    assert "optimum " + label in texts
+    assert f"anonymous ({int((st.status == 1).sum())})" in texts
+    assert "height (sum of levels)" in texts
+    assert _png(fig)[:8] == b"\x89PNG\r\n\x1a\n"
+    # an unknown node (status 0) is drawn in its own colour and counted in the legend
+    status = st.status.copy()
+    status[-1] = 0
+    assert "unknown (1)" in _figure_texts(plots.lattice_plot(st.heights, status, st.result.node))
+
+    r = Report("Lattice")
+    section = r.add_section("Lattice")
+    add_lattice(section, problem())
+    html = r.render()
+    assert len(img_sources(html)) == 1
+    assert "Hasse diagram" in html and "<td>age</td>" in html
+    assert f"{st.n_nodes:,}</strong> transformations" in html
+
+
+def test_lattice_plot_rejects_bad_input():
+    with pytest.raises(InputError):
+        plots.lattice_plot([1, 2], np.zeros(5))  # 6 nodes
+    with pytest.raises(InputError):
+        plots.lattice_plot([1, 2], np.zeros(6), [2, 0])  # level above the height
+    with pytest.raises(InputError):
+        plots.lattice_plot([1, 2], np.zeros(6), 6)  # node index outside
+
+
+def test_lattice_plot_adult_compact_view(adult_table):
+    from privlab.report.tabular import add_lattice
+    from privlab.table.models import KAnonymity
+    from privlab.table.search import Problem
+
+    r = Report("Adult")
+    st = add_lattice(
+        r.add_section("Lattice"), Problem(adult_table, [KAnonymity(5)], suppression_limit=0.02)
+    )
+    assert st.n_nodes == 12_960 > plots.LATTICE_FULL_MAX_NODES
+    _assert_counts_consistent(st)
+    assert st.result.nodes_checked == 775  # docs/algorithms/optimal.md
+    assert (st.status == 0).any()  # the search pruned part of the lattice
+    fig = plots.lattice_plot(
+        st.heights, st.status, st.result.node, names=st.names, value=st.result.value,
+        metric=st.result.metric,
+    )  # fmt: skip
+    texts = _figure_texts(fig)
+    label = plots.lattice_optimum_label(
+        [st.result.levels[c] for c in st.names], st.result.value, st.result.metric
+    )
+    assert "optimum " + label in texts
+    counts = st.counts
+    for col, name in (("anonymous", "anonymous"), ("not_anonymous", "not anonymous")):
+        assert f"{name} ({int(counts[col].sum()):,})" in texts
+    assert "chosen transformation" in texts and "salary-class" in texts
+    assert _png(fig)[:8] == b"\x89PNG\r\n\x1a\n"
+    html = r.render()
+    assert len(img_sources(html)) == 1 and "transformations per height" in html

@@ -1,0 +1,168 @@
+"""Report sections for tabular anonymization: the lattice and the chosen transformation.
+
+A :class:`~privlab.table.search.SearchResult` names the chosen node but not what the search
+learned about the rest of the lattice, so :func:`lattice_status` re-runs the search on the
+:class:`~privlab.table.search.Problem` while recording every node it evaluates, and rebuilds
+the status the search itself used: an evaluated node is anonymous or not; when anonymity is
+monotone (:attr:`Problem.monotone`) an anonymous node implies its generalizations and a
+violating one its specializations (Flash's tagging); when it is not, only a node where the
+monotone models alone exceed the limit implies its specializations.  Every other node is
+*unknown* — the search pruned it by the metric's lower bound.  ``exhaustive=True`` checks
+every node instead (no unknowns; O(nodes × m log m)).
+
+:func:`add_lattice` puts the picture (:func:`privlab.report.plots.lattice_plot`), a summary
+and the chosen levels into a report section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from privlab.report import plots
+from privlab.table.search import NodeCheck, Problem, SearchResult, exhaustive_search, optimal_search
+
+__all__ = ["LatticeStatus", "add_lattice", "lattice_status"]
+
+
+@dataclass
+class LatticeStatus:
+    """What a search knows about every node of the lattice.
+
+    ``status[i]`` is 1 (anonymous), -1 (not anonymous) or 0 (unknown) for node ``i`` in
+    lattice index order; ``checked[i]`` says whether the search evaluated node ``i``.
+    """
+
+    names: list[str]
+    heights: np.ndarray
+    status: np.ndarray
+    checked: np.ndarray
+    result: SearchResult
+
+    @property
+    def counts(self) -> pl.DataFrame:
+        """Per height: nodes, anonymous, not_anonymous, unknown (:func:`plots.lattice_counts`)."""
+        return plots.lattice_counts(self.heights, self.status)
+
+    @property
+    def n_nodes(self) -> int:
+        return int(self.status.size)
+
+
+def lattice_status(problem: Problem, *, exhaustive: bool = False) -> LatticeStatus:
+    """Run the optimal (or exhaustive) search on ``problem`` and record the lattice's status.
+
+    The problem's check counter keeps counting; the returned result's ``nodes_checked`` is
+    this run's.  Raises :class:`~privlab.errors.InfeasibleError` like the search.
+    """
+    lat = problem.lattice
+    outcomes: dict[int, tuple[bool, bool]] = {}
+    own = vars(problem)
+    saved: Callable[[int], NodeCheck] | None = own.get("check")
+    original = problem.check
+
+    def recording(node: int) -> NodeCheck:
+        c = original(node)
+        outcomes[int(node)] = (c.anonymous, c.monotone_part_violated)
+        return c
+
+    before = problem.checks
+    problem.checks = 0
+    problem.check = recording  # type: ignore[method-assign]
+    try:
+        result = (exhaustive_search if exhaustive else optimal_search)(problem)
+    finally:
+        if saved is None:
+            del problem.check
+        else:
+            problem.check = saved  # type: ignore[method-assign]
+        problem.checks += before
+    status = np.zeros(lat.n_nodes, dtype=np.int8)
+    checked = np.zeros(lat.n_nodes, dtype=bool)
+    monotone = problem.monotone
+    for node, (anonymous, _) in outcomes.items():
+        checked[node] = True
+        status[node] = 1 if anonymous else -1
+    for node, (anonymous, part_violated) in outcomes.items():
+        if anonymous and monotone:
+            status[lat.up_set(node) & (status == 0)] = 1
+        elif not anonymous and (monotone or part_violated):
+            status[lat.down_set(node) & (status == 0)] = -1
+    return LatticeStatus(
+        names=list(problem.table.qi),
+        heights=np.asarray(lat.heights, dtype=np.int64),
+        status=status,
+        checked=checked,
+        result=result,
+    )
+
+
+def add_lattice(
+    section: Any,
+    problem: Problem,
+    result: Any = None,
+    *,
+    exhaustive: bool = False,
+    max_nodes: int = plots.LATTICE_FULL_MAX_NODES,
+    caption: str = "",
+) -> LatticeStatus:
+    """Append the lattice and the chosen transformation to a report section (or report).
+
+    ``result`` is the chosen transformation — a ``SearchResult`` or a ``Release`` (e.g. from
+    Datafly); by default the optimum of the search.  Adds a short summary, the figure
+    (Hasse diagram up to ``max_nodes`` nodes, compact view above) and a table of the chosen
+    level per quasi-identifier.  Returns the :class:`LatticeStatus` drawn.
+    """
+    st = lattice_status(problem, exhaustive=exhaustive)
+    chosen: SearchResult = getattr(result, "result", result) or st.result
+    n_anon = int((st.status == 1).sum())
+    n_not = int((st.status == -1).sum())
+    n_unknown = st.n_nodes - n_anon - n_not
+    levels = [int(chosen.levels[c]) for c in st.names]
+    text = (
+        f"The generalization lattice has **{st.n_nodes:,}** transformations "
+        f"({', '.join(st.names)}). The {'exhaustive' if exhaustive else 'optimal'} search "
+        f"evaluated {int(st.checked.sum()):,} of them: {n_anon:,} are anonymous, "
+        f"{n_not:,} are not, and {n_unknown:,} are unknown (pruned). The chosen "
+        f"transformation ({chosen.algorithm}) has levels "
+        f"{plots.lattice_optimum_label(levels)} with {chosen.metric} = "
+        f"{chosen.value:.4g}, {chosen.suppressed:,} records suppressed and "
+        f"{chosen.n_classes:,} equivalence classes."
+    )
+    if chosen.node != st.result.node:
+        text += (
+            f" The optimum is {plots.lattice_optimum_label(list(st.result.levels.values()))}"
+            f" with {st.result.metric} = {st.result.value:.4g}."
+        )
+    section.add_text(text)
+    fig = plots.lattice_plot(
+        st.heights,
+        st.status,
+        chosen.node,
+        names=st.names,
+        value=chosen.value,
+        metric=chosen.metric,
+        max_nodes=max_nodes,
+    )
+    kind = "Hasse diagram" if st.n_nodes <= max_nodes else "transformations per height"
+    section.add_figure(
+        fig,
+        caption
+        or f"Generalization lattice ({kind}): anonymous, not anonymous and unknown "
+        "transformations, and the chosen one.",
+    )
+    section.add_table(
+        pl.DataFrame(
+            {
+                "quasi-identifier": st.names,
+                "level": levels,
+                "hierarchy height": [int(h) for h in st.heights],
+            }
+        ),
+        "The chosen transformation: generalization level per quasi-identifier.",
+    )
+    return st
