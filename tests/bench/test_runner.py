@@ -322,3 +322,36 @@ def test_adult_ldiv_t_models_hold_and_cost_more_when_stronger(tmp_path):
     # t-closeness caps the adversary's confidence below what 5-anonymity allows
     t_max = val("t-closeness", 0.2, "attr_max_posterior")
     assert t_max < val("k-anonymity", 5, "attr_max_posterior")
+
+
+def test_zhang_ch3_fakes_help_and_shift_factor_knees(tmp_path):
+    res = _reduced_results("zhang-ch3", tmp_path)
+
+    def val(exp, scheme, value, metric):
+        row = res.filter(
+            (pl.col("experiment") == exp) & (pl.col("scheme") == scheme)
+            & (pl.col("value") == value) & (pl.col("metric") == metric)
+        )  # fmt: skip
+        return row["result"].item()
+
+    # up to +10 % fakes (Algorithm 4) lowers the sum of ranges and the query error
+    none, ten = (f"target:target=uniform,mode=qi-sa,fakes={f}" for f in ("0", "0.1"))
+    assert val("fakes", ten, 5, "fake_values") > 0
+    assert val("fakes", ten, 5, "sum_of_ranges") < val("fakes", none, 5, "sum_of_ranges")
+    assert val("fakes", ten, 50, "range_avg_error") < val("fakes", none, 50, "range_avg_error")
+
+    # Fig. 3.6a knees: the sum of ranges collapses at x ≈ 0.3 (normal), 0.5 (uniform), and
+    # only by 0.9 for Zipf
+    def sor(target, x):
+        return val("shift", f"target:target={target},domain=range", x, "sum_of_ranges")
+
+    assert sor("normal,r=4", 0.3) < 0.3 * sor("normal,r=4", 0.2)
+    assert sor("uniform", 0.5) < 0.35 * sor("uniform", 0.4)
+    assert sor("uniform", 0.4) > 2 * sor("normal,r=4", 0.4)
+    assert sor("zipf,s=1", 0.5) > 3 * sor("zipf,s=1", 0.9)
+    assert sor("zipf,s=1", 0.9) <= sor("uniform", 0.5)
+
+    # Fig. 3.2b (non-correlated): QI-SA is flat in span, SA-only wins on wide ranges
+    sa, qi = "target:target=source,mode=sa-only", "target:target=source,mode=qi-sa"
+    assert val("synthetic", sa, 50, "range_avg_error") < val("synthetic", qi, 50, "range_avg_error")
+    assert val("synthetic", qi, 5, "range_avg_error") < val("synthetic", sa, 5, "range_avg_error")

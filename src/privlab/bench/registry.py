@@ -74,6 +74,9 @@ DATASETS: dict[str, Dataset] = {
         Dataset("adult-capital-loss", "microdata", "adult/uci/adult.data", ("rows",),
                 "seed 001's Adult subset: clean UCI rows with capital-loss > 0 and age < 80 "
                 "(1,421 rows; sensitive capital_loss)"),
+        Dataset("synthetic:capital-loss", "microdata", None, ("n", "sa", "s", "seed"),
+                "seed 001 §3.7's synthetic table: age uniform on 17–79, capital_loss normal "
+                "(mean 2048, sd 256), uniform or Zipf(s) on 1024–3072 (10,000 rows)"),
         Dataset("none", "none", None, (), "no data (analytic experiments)"),
     )
 }  # fmt: skip
@@ -102,6 +105,8 @@ def load_dataset(key: str, options: Mapping[str, Any]) -> Any:
         raise InputError(reason)
     if d.kind == "table":
         return _load_adult(options)
+    if key == "synthetic:capital-loss":
+        return _synthetic_capital_loss(options)
     if d.kind == "microdata":
         return _load_capital_loss(options)
     return _shrink_graph(_load_graph(key, options), options)
@@ -200,6 +205,33 @@ def _load_capital_loss(options: Mapping[str, Any]) -> Any:
     )
     rows = options.get("rows")
     return frame.head(int(rows)) if rows is not None else frame
+
+
+def _synthetic_capital_loss(options: Mapping[str, Any]) -> Any:
+    """Seed 001 §3.7's non-correlated synthetic data: ``age``, ``capital_loss`` (integers).
+
+    ``n`` rows (10,000), age uniform on 17–79, capital_loss on 1024–3072 drawn by ``sa``:
+    ``normal`` (mean 2048, sd 256, clipped; the seed gives no parameters), ``uniform`` or
+    ``zipf`` (P(1024 + k − 1) ∝ k^−s, ``s`` = 0.1 as the seed's source).  ``seed``: 0.
+    """
+    import polars as pl
+
+    n = int(options.get("n", 10_000))
+    sa = str(options.get("sa", "normal"))
+    rng = np.random.default_rng(int(options.get("seed", 0)))
+    age = rng.integers(17, 80, size=n)
+    lo, hi = 1024, 3072
+    if sa == "normal":
+        x = np.clip(np.rint(rng.normal(2048, 256, size=n)), lo, hi)
+    elif sa == "uniform":
+        x = rng.integers(lo, hi + 1, size=n)
+    elif sa == "zipf":
+        k = np.arange(1, hi - lo + 2, dtype=np.float64)
+        p = k ** -float(options.get("s", 0.1))
+        x = lo + rng.choice(k.size, size=n, p=p / p.sum())
+    else:
+        raise ConfigError(f"data_options sa = {sa!r}: use normal, uniform or zipf")
+    return pl.DataFrame({"age": age.astype(np.int64), CAPITAL_LOSS: x.astype(np.int64)})
 
 
 # ============================================================================ cells
@@ -336,6 +368,93 @@ def _ke_permute(method: str) -> Callable[[Any, float, Cell], Release]:
     return apply
 
 
+def _round_ratios(h: Any, ratio: int) -> Any:
+    """Every inner node's child weights rounded to integers summing to ``ratio``.
+
+    Seed 001 §3.7's "normalize the ratios to the ranges of 10": exact ratios such as
+    1051:1050 make Algorithm 3's exact m-bound allocation empty and push every value to the
+    root.  Largest remainders; a child may round to 0 (its values are then published in an
+    ancestor's subdomain).
+    """
+    w = list(h.weight)
+    for ch in h.children:
+        tot = sum(h.weight[c] for c in ch)
+        if not ch or tot == 0:
+            continue
+        exact = [h.weight[c] * ratio / tot for c in ch]
+        ints = [math.floor(e) for e in exact]
+        for i in sorted(range(len(ch)), key=lambda i: ints[i] - exact[i])[: ratio - sum(ints)]:
+            ints[i] += 1
+        for c, wi in zip(ch, ints, strict=True):
+            w[c] = wi
+    return h.with_weights(w)
+
+
+def _target_hierarchy(x: np.ndarray, p: Mapping[str, Any]) -> Any:
+    """The balanced hierarchy of the ``target`` scheme with the target's leaf weights."""
+    from privlab.table.permutation.target import SAHierarchy
+
+    lo, hi = int(x.min()), int(x.max())
+    domain = str(p.get("domain", "values"))
+    if domain == "range":
+        dom = np.arange(lo, hi + 1)
+    elif domain == "values":
+        dom = np.unique(x).astype(np.int64)
+    else:
+        raise ConfigError(f"scheme target: domain = {domain!r}; use values or range")
+    target = str(p.get("target", "uniform"))
+    if target == "uniform":
+        return SAHierarchy.balanced(dom)
+    if target == "source":
+        counts = np.bincount(np.searchsorted(dom, x), minlength=dom.size)
+        return SAHierarchy.balanced(dom, [int(c) for c in counts])
+    if target == "normal":  # N(mid, (range / r)²) over the domain (Table 3.5: normal(4), (20))
+        sd = (hi - lo) / float(p.get("r", 4))
+        f = np.exp(-0.5 * ((dom - (lo + hi) / 2) / sd) ** 2)
+    elif target == "zipf":  # rank 1 = the largest value (reproduces Table 3.5's 8:92)
+        f = (hi - dom + 1.0) ** -float(p.get("s", 1))
+    else:
+        raise ConfigError(f"scheme target: target = {target!r}; use uniform, source, normal "
+                          "or zipf")  # fmt: skip
+    return SAHierarchy.balanced(dom, [int(v) for v in np.rint(f / f.max() * 1e6)])
+
+
+def _target(frame: Any, value: float, cell: Cell) -> Release:
+    """Seed 001 ch. 3 target-distribution release (``target_release``), QI = age.
+
+    Options (scheme or ``options``): ``target`` (uniform | source | normal with ``r`` |
+    zipf with ``s``), ``domain`` (values: the distinct SA values; range: every integer from
+    min to max), ``ratio`` (node ratios rounded to integers summing to it, default 10; 0 =
+    exact), ``mode`` (sa-only | qi-sa), ``groups`` (owner groups: that many equal-width age
+    bands, default 1 = the whole table), ``fakes`` (max_fakes: an int per group or a
+    fraction < 1), ``shift`` (§3.6 factor x; the swept value when parameter = "shift").
+    """
+    from privlab.table.permutation.target import shifted_hierarchy, target_release
+
+    p = {**cell.options, **cell.scheme_params}
+    x = frame[CAPITAL_LOSS].to_numpy()
+    h = _target_hierarchy(x, p)
+    shift = float(value) if cell.parameter == "shift" else p.get("shift")
+    groups = int(p.get("groups", 1))
+    mode = str(p.get("mode", "sa-only"))
+    if shift is not None:
+        if groups != 1 or mode != "sa-only":
+            raise ConfigError("scheme target: shift needs groups = 1 and mode = sa-only")
+        h = shifted_hierarchy(h, x, float(shift))
+    ratio = int(p.get("ratio", 10))
+    if ratio > 0:
+        h = _round_ratios(h, ratio)
+    gid = None
+    if groups > 1:
+        age = frame["age"].to_numpy()
+        edges = np.linspace(age.min(), age.max() + 1, groups + 1)
+        gid = np.searchsorted(edges, age, side="right") - 1
+    fakes = p.get("fakes", 0)
+    rel = target_release(frame, qi=["age"], sensitive=CAPITAL_LOSS, hierarchy=h, groups=gid,
+                         mode=mode, max_fakes=fakes, seed=cell.sub_seed(1))  # fmt: skip
+    return Release(rel, None, dict(rel.parameters))
+
+
 def _safe_k(_: Any, value: float, cell: Cell) -> Release:
     # the analytic scheme releases nothing: its metric (delta) is computed from parameters
     return Release(None)
@@ -371,6 +490,9 @@ SCHEMES: dict[str, Scheme] = {
         *(Scheme(m, "microdata", _ke_permute(m), ("k", "e"),
                  f"(k, e)-anonymous permutation, partitioner {m} (seed 001; k = 4, e = 100)")
           for m in ("min-sum", "min-max", "max-group", "random", "swap")),
+        Scheme("target", "microdata", _target,
+               ("target", "r", "s", "domain", "ratio", "mode", "groups", "fakes", "shift"),
+               "target-distribution release (seed 001 ch. 3, target_release; QI = age)"),
         Scheme("safe-k", "none", _safe_k, ("k", "beta"),
                "Li et al.'s sampling + strongly-safe k-anonymization (analytic)"),
     )
@@ -502,6 +624,14 @@ def _range_workload(frame: Any, span: int, cell: Cell) -> list[tuple[int, int]]:
     return out
 
 
+def _sum_of_ranges(_: Any, r: Release, cell: Cell) -> float:
+    return float(r.data.parameters["sum_of_ranges"])
+
+
+def _fake_values(_: Any, r: Release, cell: Cell) -> float:
+    return float(r.data.parameters["fake_values"])
+
+
 def _range_error(generalized: bool) -> Callable[[Any, Release, Cell], float]:
     """Mean relative error (u − l)/r of AVG(capital_loss) WHERE age BETWEEN X AND X + span.
 
@@ -515,9 +645,10 @@ def _range_error(generalized: bool) -> Callable[[Any, Release, Cell], float]:
 
         from privlab.table.query import Generalization, generalized_bounds, parse_aggregate_query
 
-        if cell.parameter != "span":
-            raise ConfigError(f"range-query metrics sweep parameter = \"span\", not "
-                              f"{cell.parameter!r}")  # fmt: skip
+        span = cell.value if cell.parameter == "span" else cell.options.get("span")
+        if span is None:
+            raise ConfigError(f"range-query metrics sweep parameter = \"span\" or set "
+                              f"options.span; the parameter is {cell.parameter!r}")  # fmt: skip
         rel = r.data
         truth = original[CAPITAL_LOSS].to_numpy().astype(np.float64)
         age = original["age"].to_numpy()
@@ -526,7 +657,7 @@ def _range_error(generalized: bool) -> Callable[[Any, Release, Cell], float]:
             sizes = rel.group_sizes()
             help_rows = rel.grouped_values().help_table(sizes)
         errs = []
-        for x, y in _range_workload(original, int(cell.value), cell):
+        for x, y in _range_workload(original, int(span), cell):
             true = float(truth[(age >= x) & (age <= y)].mean())
             if generalized:
                 sql = f"SELECT AVG({CAPITAL_LOSS}) FROM t WHERE age BETWEEN {x} AND {y}"
@@ -557,6 +688,9 @@ METRICS: dict[str, Metric] = {
                "mean relative error (u − l)/r of AVG range queries (permuted)"),
         Metric("range_avg_error_generalized", "microdata", _range_error(True),
                "mean relative error of AVG range queries (same groups, generalized)"),
+        Metric("sum_of_ranges", "microdata", _sum_of_ranges,
+               "sum of ranges of the published subdomains (target release)"),
+        Metric("fake_values", "microdata", _fake_values, "fake values added (target release)"),
         Metric("delta", "none", _delta, "δ = d(k, β, ε)"),
     )
 }  # fmt: skip
