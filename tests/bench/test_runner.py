@@ -174,6 +174,29 @@ options = { alpha_v = 0.7, n_identical = 150, n_non_identical = 600, n_test_non_
     assert curve["x"].is_sorted() and curve["y"].is_sorted()
 
 
+def test_learned_attack_on_rsp_is_the_pair_generators_two_sided_noise(tmp_path):
+    """Sharad's RSP deletes β from *both* copies (seed 004 L1065); applied to the sanitized
+    side only, the adversary's splits never see the one-sided degree loss and the AUC fell
+    below 0.5 on ego-Facebook at α_E = 0.25."""
+    text = """
+[spec]
+name = "rsp"
+[[experiment]]
+name = "pl"
+data = "synthetic:powerlaw"
+data_options = { n = 600, m = 8, p = 0.3 }
+schemes = ["rsp-alpha"]
+parameter = "strength"
+values = [0.25]
+metrics = ["dd_hellinger"]
+attacks = ["learned"]
+options = { alpha_v = 0.7, n_identical = 300, n_non_identical = 1200, n_test_non_identical = 2000, n_trees = 30, per_class = 100, n_bins = 8, bin_width = 8, n_jobs = 1, curve_points = 20 }
+"""  # noqa: E501
+    run_spec(parse_text(text, "rsp.toml"), tmp_path)
+    res = pl.read_csv(tmp_path / "results.csv")
+    assert res.filter(pl.col("metric") == "learned_auc")["result"].item() > 0.6
+
+
 # ---------------------------------------------------------------------------- CLI
 
 

@@ -846,9 +846,14 @@ def _learned_outputs() -> tuple[str, ...]:
 def _learned(original: Any, r: Release | None, cell: Cell) -> CellResult:
     """Sharad's learned attack on one auxiliary/sanitized pair (seed 004 Chapter 4).
 
-    The scheme is applied to the sanitized side of ``sample_pair(original, α_V, α_E = 1)``;
-    the adversary trains on splits of both releases (``train_scorer``) and is tested on all
-    identical pairs of degree > ``min_degree`` plus ``n_test_non_identical`` random others.
+    The scheme is applied to the sanitized side of ``sample_pair(original, α_V, α_E = 1)``,
+    except RSP (``rsp-alpha``), which *is* the pair generator's edge noise: seed 004 §2.9
+    (L1065) deletes β = (1 − α_E)/(1 + α_E) from each copy, so the pair is
+    ``sample_pair(original, α_V, α_E)`` and the adversary splits its releases with that α_E
+    (applying RSP to the sanitized side only left the auxiliary graph complete and drove the
+    AUC below 0.5: training splits never saw the one-sided degree loss).  The adversary
+    trains on splits of both releases (``train_scorer``) and is tested on all identical pairs
+    of degree > ``min_degree`` plus ``n_test_non_identical`` random others.
     """
     from privlab.graph.attacks.learned import roc_summary, train_scorer
     from privlab.graph.pairs import sample_pair
@@ -861,10 +866,15 @@ def _learned(original: Any, r: Release | None, cell: Cell) -> CellResult:
     def anonymize(g: Any, seed: Any = None) -> Any:
         return scheme.apply(g, cell.value, cell).data
 
-    pair = sample_pair(original, alpha_v, 1.0, seed=cell.sub_seed(3), scheme=anonymize)
+    if cell.scheme == "rsp-alpha":
+        alpha_e = float(cell.value)
+        pair = sample_pair(original, alpha_v, alpha_e, seed=cell.sub_seed(3))
+    else:
+        alpha_e = 1.0
+        pair = sample_pair(original, alpha_v, 1.0, seed=cell.sub_seed(3), scheme=anonymize)
     clf_kw = {k: o[k] for k in ("n_trees", "per_class") if k in o}
     scorer = train_scorer(
-        pair.aux, pair.san, alpha_v=alpha_v, alpha_e=float(o.get("alpha_e", 1.0)),
+        pair.aux, pair.san, alpha_v=alpha_v, alpha_e=float(o.get("alpha_e", alpha_e)),
         n_bins=int(o.get("n_bins", 21)), bin_width=int(o.get("bin_width", 50)),
         n_identical=int(o.get("n_identical", 25_000)),
         n_non_identical=int(o.get("n_non_identical", 100_000)), min_degree=min_degree,
