@@ -25,12 +25,8 @@ renamed, so it is complete or absent.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +47,7 @@ from privlab.cli.common import (
 )
 from privlab.errors import ConfigError, InputError
 from privlab.graph.core import Graph, GraphFile, read_graph, write_graph
+from privlab.io.atomic import atomic_folder
 
 attack_app = typer.Typer(
     help="Re-identification attacks on graphs: how many people can an adversary single out?",
@@ -114,29 +111,6 @@ def check_pair_output(folder: Path, force: bool) -> None:
         )
 
 
-@contextmanager
-def _atomic_folder(target: Path) -> Iterator[Path]:
-    """Yield a temporary folder next to ``target``; on success it replaces ``target``."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
-    try:
-        yield tmp
-        if target.exists():
-            old = tmp.with_name(tmp.name + ".old")
-            os.replace(target, old)
-            try:
-                os.replace(tmp, target)
-            except BaseException:
-                os.replace(old, target)
-                raise
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, target)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-
-
 def write_pair_dir(
     made: Any, folder: Path, *, source: Path, scheme_details: dict[str, Any] | None, force: bool
 ) -> dict[str, Any]:
@@ -152,7 +126,7 @@ def write_pair_dir(
         "scheme_details": scheme_details,
         "files": {"aux": "aux.txt", "san": "san.txt", "truth": "truth.csv"},
     }
-    with _atomic_folder(folder) as tmp:
+    with atomic_folder(folder) as tmp:
         for side, g in (("aux", made.aux), ("san", made.san)):
             header = (
                 f"privlab graph pair: the {'auxiliary' if side == 'aux' else 'sanitized'} graph "

@@ -1,4 +1,4 @@
-"""Atomic file output: write to a temporary file in the target folder, then rename.
+"""Atomic file output: write to a temporary file (or folder) next to the target, then rename.
 
 A reader never sees a half-written file, and a failed run leaves no output behind.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,6 +29,34 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
         os.replace(tmp_path, target)
     except BaseException:
         tmp_path.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_folder(target: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary folder next to ``target``; on success it replaces ``target``.
+
+    An existing ``target`` folder is moved aside first and restored if the final rename
+    fails; on an exception the temporary folder is removed and ``target`` is untouched.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    try:
+        yield tmp
+        if target.exists():
+            old = tmp.with_name(tmp.name + ".old")
+            os.replace(target, old)
+            try:
+                os.replace(tmp, target)
+            except BaseException:
+                os.replace(old, target)
+                raise
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
         raise
 
 

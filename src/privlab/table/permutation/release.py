@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +32,7 @@ import polars as pl
 from privlab.bounds import Bounds, GroupedValues
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InfeasibleError, InputError
+from privlab.io.atomic import atomic_folder
 from privlab.table.permutation.partition import Partition, is_ke_anonymous, ke_partition
 
 FORMAT = "privlab.permutation/1"
@@ -163,9 +162,7 @@ class PermutationRelease:
             raise InputError(f"{target}: exists and is not a directory")
         if target.is_dir() and any(target.iterdir()) and not overwrite:
             raise InputError(f"{target}: directory is not empty; pass overwrite=True to replace it")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
-        try:
+        with atomic_folder(target) as tmp:
             self.qi.write_parquet(tmp / "qi.parquet")
             self.sa.write_parquet(tmp / "sa.parquet")
             meta = {
@@ -178,20 +175,6 @@ class PermutationRelease:
             (tmp / "release.json").write_text(
                 json.dumps(meta, indent=2, default=_json_default) + "\n", encoding="utf-8"
             )
-            if target.is_dir():
-                old = target.with_name(f".{target.name}.old-{os.getpid()}")
-                os.replace(target, old)
-                try:
-                    os.replace(tmp, target)
-                except BaseException:
-                    os.replace(old, target)
-                    raise
-                shutil.rmtree(old, ignore_errors=True)
-            else:
-                os.replace(tmp, target)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
         return target
 
     @classmethod
