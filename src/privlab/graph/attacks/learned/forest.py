@@ -48,6 +48,7 @@ import numpy as np
 
 from privlab.dp.noise import secure_generator
 from privlab.errors import ConfigError, InputError
+from privlab.graph.attacks.learned.roc import binary_labels
 
 _PREDICT_CHUNK = 1 << 13
 
@@ -85,18 +86,7 @@ def check_training(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     yy = np.asarray(y).reshape(-1)
     if yy.size != X.shape[0]:
         raise InputError(f"y has {yy.size} labels for {X.shape[0]} pairs; give one per pair")
-    bad = ~((yy == 0) | (yy == 1))
-    if bad.any():
-        k = int(np.argmax(bad))
-        raise InputError(
-            f"y[{k}] = {yy[k].item()!r}: labels must be 1 (identical) or 0 (non-identical)"
-        )
-    yy = yy.astype(np.int8)
-    n_pos = int(yy.sum())
-    if n_pos == 0 or n_pos == yy.size:
-        which = "identical (1)" if n_pos == 0 else "non-identical (0)"
-        raise InputError(f"y: no {which} pairs; the classifier needs both classes")
-    return X, yy
+    return X, binary_labels(yy, "the classifier")
 
 
 def _check_predict(X: Any, n_features: int, what: str) -> np.ndarray:

@@ -74,6 +74,22 @@ def _pct(f: float) -> str:
     return f"{100 * f:g}%"
 
 
+def binary_labels(y: np.ndarray, purpose: str) -> np.ndarray:
+    """``y`` as int8 0/1 labels (1 = identical), both classes present; InputError otherwise."""
+    bad = ~((y == 0) | (y == 1))
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise InputError(
+            f"y[{k}] = {y[k].item()!r}: labels must be 1 (identical) or 0 (non-identical)"
+        )
+    yy = y.astype(np.int8)
+    n_pos = int(yy.sum())
+    if n_pos == 0 or n_pos == yy.size:
+        which = "identical (1)" if n_pos == 0 else "non-identical (0)"
+        raise InputError(f"y: no {which} pairs; {purpose} needs both classes")
+    return yy
+
+
 def roc_summary(
     scores: Any,
     y: Any,
@@ -102,17 +118,9 @@ def roc_summary(
     if not np.isfinite(s).all():
         k = int(np.argmax(~np.isfinite(s)))
         raise InputError(f"scores[{k}] = {s[k]!r}: scores must be finite")
-    bad = ~((yy == 0) | (yy == 1))
-    if bad.any():
-        k = int(np.argmax(bad))
-        raise InputError(
-            f"y[{k}] = {yy[k].item()!r}: labels must be 1 (identical) or 0 (non-identical)"
-        )
-    yy = yy.astype(np.int8)
+    yy = binary_labels(yy, "a ROC curve")
     n_pos = int(yy.sum())
     n_neg = int(yy.size - n_pos)
-    if n_pos == 0 or n_neg == 0:
-        raise InputError("y: both classes are needed for a ROC curve (identical = 1, other = 0)")
     fps = []
     for f in fp_rates:
         if isinstance(f, bool) or not np.isfinite(f) or not 0.0 <= float(f) <= 1.0:
