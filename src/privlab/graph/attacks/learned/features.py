@@ -658,9 +658,8 @@ class PairFeatures:
         u, v = check_pairs(u, v, self.a.n_nodes, self.b.n_nodes)
         ca, cb = self._columns(columns)
         out = np.empty((u.size, ca.size), dtype=np.uint8 if codes else np.float32)
-        for s in range(0, u.size, chunk_size):
-            sl = slice(s, min(s + chunk_size, u.size))
-            out[sl] = _compute(self._flat_a, self._flat_b, u[sl], v[sl], ca, cb, codes)
+        for sl, X in self._chunks(u, v, ca, cb, chunk_size, codes):
+            out[sl] = X
         return out
 
     def iter_chunks(
@@ -676,6 +675,9 @@ class PairFeatures:
         size = _check_int(chunk_size, "chunk_size", 1, "pairs per chunk")
         u, v = check_pairs(u, v, self.a.n_nodes, self.b.n_nodes)
         ca, cb = self._columns(columns)
+        yield from self._chunks(u, v, ca, cb, size, codes)
+
+    def _chunks(self, u, v, ca, cb, size: int, codes: bool) -> Iterator[tuple[slice, np.ndarray]]:
         for s in range(0, u.size, size):
             sl = slice(s, min(s + size, u.size))
             yield sl, _compute(self._flat_a, self._flat_b, u[sl], v[sl], ca, cb, codes)
