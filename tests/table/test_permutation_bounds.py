@@ -21,19 +21,12 @@ from privlab.table.permutation import (
     release_from_groups,
 )
 
-QI = ["age", "zipcode", "gender"]
+from .seed001_tables import QI, TABLE_2_1, TABLE_2_4
 
 
 def table_2_1() -> pl.DataFrame:
     """Seed 001 Table 2.1 (L490–502), names dropped."""
-    return pl.DataFrame(
-        {
-            "age": [35, 38, 40, 41, 43, 47, 52, 53, 58],
-            "zipcode": [27101, 27120, 27130, 27229, 27269, 27243, 27656, 27686, 27635],
-            "gender": ["M", "M", "M", "F", "F", "M", "M", "F", "M"],
-            "salary": [54000, 55000, 56000, 65000, 75000, 70000, 80000, 75000, 85000],
-        }
-    )
+    return TABLE_2_1.drop("name")
 
 
 @pytest.fixture
@@ -66,17 +59,7 @@ def test_query_3_minimum_salary_of_females(seed_release):
 def test_help_table_is_table_2_4(seed_release):
     ht = seed_release.help_table()
     k = 1000
-    expected = [  # group, hits, sum-lb, sum-ub, min-lb, min-ub (Table 2.4, groups from 0)
-        (0, 1, 54, 56, 54, 56),
-        (0, 2, 109, 111, 54, 55),
-        (0, 3, 165, 165, 54, 54),
-        (1, 1, 65, 75, 65, 75),
-        (1, 2, 135, 145, 65, 70),
-        (1, 3, 210, 210, 65, 65),
-        (2, 1, 75, 85, 75, 85),
-        (2, 2, 155, 165, 75, 80),
-        (2, 3, 240, 240, 75, 75),
-    ]
+    expected = TABLE_2_4  # groups from 0, values in $K
     got = ht.select("group_id", "hits", "sum_lb", "sum_ub", "min_lb", "min_ub").rows()
     assert got == [(g, h, a * k, b * k, c * k, d * k) for g, h, a, b, c, d in expected]
     # MAX columns (not printed in the seed): m-th smallest and the largest value
