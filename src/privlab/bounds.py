@@ -189,23 +189,21 @@ class GroupedValues:
     # ---------------------------------------------------------------- combined, O(G)
 
     def aggregate(self, agg: str, hits: Any) -> Bounds:
-        """Bounds on ``agg`` ∈ {count, sum, avg, min, max} over the selected rows."""
+        """Bounds on ``agg`` ∈ {count, sum, avg, min, max} over the selected rows.
+
+        The per-group bounds of the groups with hits, combined by :func:`combine_help_rows`
+        (the rule of the seed's SQL rewrite).
+        """
         agg = _check_agg(agg)
         m = self._check_hits(hits)
-        total = int(m.sum())
-        if agg == "count":
-            return Bounds(float(total), float(total), float(total))
-        if total == 0:
-            return Bounds(None, None, None)
-        if agg in ("sum", "avg"):
-            lo, hi = self.sum_bounds(m)
-            div = total if agg == "avg" else 1
-            return _bounds(lo.sum() / div, hi.sum() / div)
-        if agg == "min":
-            lo, hi = self.min_bounds(m)
-            return _bounds(lo.min(), hi.min())
-        lo, hi = self.max_bounds(m)
-        return _bounds(lo.max(), hi.max())
+        rows: dict[str, np.ndarray] = {}
+        if agg != "count":
+            key = "sum" if agg == "avg" else agg
+            per_group = {"sum": self.sum_bounds, "min": self.min_bounds, "max": self.max_bounds}
+            lo, hi = per_group[key](m)
+            has = m > 0
+            rows = {f"{key}_lb": lo[has], f"{key}_ub": hi[has]}
+        return combine_help_rows(agg, rows, m)
 
     def help_table(self, sizes: Any = None) -> dict[str, np.ndarray]:
         """:func:`help_table` of these groups (``sizes`` = QI rows per group, default all)."""
