@@ -287,6 +287,9 @@ class Scheme:
     params: tuple[str, ...]
     description: str
     integer: bool = False  # the parameter value must be an integer (k)
+    # the value is an edge overlap α_E that the pair generator applies to both copies
+    # (Sharad's RSP), not a scheme applied to the sanitized side
+    pair_noise: bool = False
 
 
 def _perturb(fn_name: str) -> Callable[[Any, float, Cell], Release]:
@@ -467,7 +470,8 @@ SCHEMES: dict[str, Scheme] = {
         Scheme("rsp", "graph", _perturb("random_sparsification"), (),
                "random sparsification: delete a fraction of the edges"),
         Scheme("rsp-alpha", "graph", _rsp_alpha, (),
-               "RSP parametrized by Sharad's α_E: deletes β = (1 − α_E)/(1 + α_E) of the edges"),
+               "RSP parametrized by Sharad's α_E: deletes β = (1 − α_E)/(1 + α_E) of the edges",
+               pair_noise=True),
         Scheme("rad", "graph", _perturb("random_add_delete"), (),
                "random add/delete (Hay et al.): delete then insert m = fraction·|E| edges"),
         Scheme("rsw", "graph", _perturb("random_switch"), (), "random switch (degree-preserving)"),
@@ -847,7 +851,8 @@ def _learned(original: Any, r: Release | None, cell: Cell) -> CellResult:
     """Sharad's learned attack on one auxiliary/sanitized pair (seed 004 Chapter 4).
 
     The scheme is applied to the sanitized side of ``sample_pair(original, α_V, α_E = 1)``,
-    except RSP (``rsp-alpha``), which *is* the pair generator's edge noise: seed 004 §2.9
+    except a ``pair_noise`` scheme (RSP, ``rsp-alpha``), which *is* the pair generator's
+    edge noise: seed 004 §2.9
     (L1065) deletes β = (1 − α_E)/(1 + α_E) from each copy, so the pair is
     ``sample_pair(original, α_V, α_E)`` and the adversary splits its releases with that α_E
     (applying RSP to the sanitized side only left the auxiliary graph complete and drove the
@@ -866,7 +871,7 @@ def _learned(original: Any, r: Release | None, cell: Cell) -> CellResult:
     def anonymize(g: Any, seed: Any = None) -> Any:
         return scheme.apply(g, cell.value, cell).data
 
-    if cell.scheme == "rsp-alpha":
+    if scheme.pair_noise:
         alpha_e = float(cell.value)
         pair = sample_pair(original, alpha_v, alpha_e, seed=cell.sub_seed(3))
     else:
