@@ -34,6 +34,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from privlab.errors import InputError
+from privlab.table.lattice import mixed_radix, node_levels
 
 __all__ = [
     "BUCKETS",
@@ -555,12 +556,7 @@ def lattice_levels(heights: Sequence[int]) -> np.ndarray:
     sizes = np.asarray(heights, dtype=np.int64) + 1
     if sizes.ndim != 1 or sizes.size == 0 or (sizes < 1).any():
         raise InputError("lattice heights must be a non-empty list of non-negative integers")
-    n = int(np.prod(sizes))
-    radix = np.ones(sizes.size, dtype=np.int64)
-    for j in range(sizes.size - 2, -1, -1):
-        radix[j] = radix[j + 1] * sizes[j + 1]
-    idx = np.arange(n, dtype=np.int64)
-    return (idx[:, None] // radix[None, :]) % sizes[None, :]
+    return node_levels(heights)
 
 
 def _lattice_status(heights: Sequence[int], status: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -605,10 +601,7 @@ def _optimum_index(optimum: Any, heights: Sequence[int], names: Sequence[str] | 
     lv = np.asarray(optimum, dtype=np.int64)
     if lv.shape != sizes.shape or (lv < 0).any() or (lv >= sizes).any():
         raise InputError(f"optimum levels {list(lv)} do not fit the heights {list(heights)}")
-    radix = np.ones(sizes.size, dtype=np.int64)
-    for j in range(sizes.size - 2, -1, -1):
-        radix[j] = radix[j + 1] * sizes[j + 1]
-    return int(lv @ radix)
+    return int(lv @ mixed_radix(heights))
 
 
 def lattice_optimum_label(
@@ -689,10 +682,7 @@ def _hasse(
         width=float(np.clip(0.45 * row.max() + 4.5, 7.0, 16.0)),
         height=float(np.clip(0.75 * row.size + 1.5, 3.5, 9.0)),
     )
-    sizes = np.asarray(heights, dtype=np.int64) + 1
-    radix = np.ones(d, dtype=np.int64)
-    for j in range(d - 2, -1, -1):
-        radix[j] = radix[j + 1] * sizes[j + 1]
+    radix = mixed_radix(heights)
     segs = [
         ((x[i], y[i]), (x[i + radix[j]], y[i + radix[j]]))
         for i in range(n)

@@ -28,6 +28,22 @@ from privlab.errors import ConfigError
 from privlab.table.hierarchy import Hierarchy
 
 
+def mixed_radix(heights: Sequence[int]) -> np.ndarray:
+    """Place values of the node index: node = Σ_j l_j · radix_j, last attribute fastest."""
+    sizes = np.asarray(heights, dtype=np.int64) + 1
+    radix = np.ones(sizes.size, dtype=np.int64)
+    for j in range(sizes.size - 2, -1, -1):
+        radix[j] = radix[j + 1] * sizes[j + 1]
+    return radix
+
+
+def node_levels(heights: Sequence[int]) -> np.ndarray:
+    """All level vectors ``0 ≤ l_j ≤ h_j`` as an (n_nodes × d) int64 array, in index order."""
+    sizes = np.asarray(heights, dtype=np.int64) + 1
+    idx = np.arange(int(np.prod(sizes)), dtype=np.int64)
+    return (idx[:, None] // mixed_radix(heights)[None, :]) % sizes[None, :]
+
+
 class Lattice:
     """All level vectors ``0 ≤ l_j ≤ h_j``, indexed in mixed radix (last attribute fastest).
 
@@ -37,13 +53,9 @@ class Lattice:
     def __init__(self, heights: Sequence[int]) -> None:
         self.heights = np.asarray(heights, dtype=np.int64)
         self.d = len(self.heights)
-        sizes = self.heights + 1
-        self.n_nodes = int(np.prod(sizes))
-        self.radix = np.ones(self.d, dtype=np.int64)
-        for j in range(self.d - 2, -1, -1):
-            self.radix[j] = self.radix[j + 1] * sizes[j + 1]
-        idx = np.arange(self.n_nodes, dtype=np.int64)
-        self.levels = ((idx[:, None] // self.radix[None, :]) % sizes[None, :]).astype(np.int16)
+        self.n_nodes = int(np.prod(self.heights + 1))
+        self.radix = mixed_radix(self.heights)
+        self.levels = node_levels(self.heights).astype(np.int16)
         self.level_sum = self.levels.sum(axis=1, dtype=np.int64)
         # at_least[j][v] / at_most[j][v]: nodes whose level j is >= v / <= v.  An up- or
         # down-set is then an AND of d precomputed masks (O(d × n_nodes / word size)).
