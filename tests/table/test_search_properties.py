@@ -57,6 +57,10 @@ def test_optimal_equals_exhaustive(metric_name, data):
         assert best.node == reference.node
         assert best.value == reference.value
         assert best.suppressed == reference.suppressed
+        # every node status the pruned search reports is the true one; evaluated nodes known
+        known = best.node_status != 0
+        assert (best.node_status[known] == reference.node_status[known]).all()
+        assert (best.node_status[best.nodes_evaluated] != 0).all()
 
 
 @settings(max_examples=150, deadline=None)

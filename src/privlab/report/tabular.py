@@ -1,14 +1,12 @@
 """Report sections for tabular anonymization: the lattice and the chosen transformation.
 
-A :class:`~privlab.table.search.SearchResult` names the chosen node but not what the search
-learned about the rest of the lattice, so :func:`lattice_status` re-runs the search on the
-:class:`~privlab.table.search.Problem` while recording every node it evaluates, and rebuilds
-the status the search itself used: an evaluated node is anonymous or not; when anonymity is
-monotone (:attr:`Problem.monotone`) an anonymous node implies its generalizations and a
-violating one its specializations (Flash's tagging); when it is not, only a node where the
-monotone models alone exceed the limit implies its specializations.  Every other node is
-*unknown* — the search pruned it by the metric's lower bound.  ``exhaustive=True`` checks
-every node instead (no unknowns; O(nodes × m log m)).
+:func:`lattice_status` runs the search on a :class:`~privlab.table.search.Problem` and reads
+what it knew of every node (``SearchResult.node_status``): an evaluated node is anonymous or
+not; when anonymity is monotone (:attr:`Problem.monotone`) an anonymous node implies its
+generalizations and a violating one its specializations (Flash's tagging); when it is not,
+only a node where the monotone models alone exceed the limit implies its specializations.
+Every other node is *unknown* — the search pruned it by the metric's lower bound.
+``exhaustive=True`` checks every node instead (no unknowns; O(nodes × m log m)).
 
 :func:`add_lattice` puts the picture (:func:`privlab.report.plots.lattice_plot`), a summary
 and the chosen levels into a report section.
@@ -16,7 +14,6 @@ and the chosen levels into a report section.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +21,7 @@ import numpy as np
 import polars as pl
 
 from privlab.report import plots
-from privlab.table.search import NodeCheck, Problem, SearchResult, exhaustive_search, optimal_search
+from privlab.table.search import Problem, SearchResult, exhaustive_search, optimal_search
 
 __all__ = ["LatticeStatus", "add_lattice", "lattice_status"]
 
@@ -56,47 +53,15 @@ class LatticeStatus:
 def lattice_status(problem: Problem, *, exhaustive: bool = False) -> LatticeStatus:
     """Run the optimal (or exhaustive) search on ``problem`` and record the lattice's status.
 
-    The problem's check counter keeps counting; the returned result's ``nodes_checked`` is
-    this run's.  Raises :class:`~privlab.errors.InfeasibleError` like the search.
+    Raises :class:`~privlab.errors.InfeasibleError` like the search.
     """
     lat = problem.lattice
-    outcomes: dict[int, tuple[bool, bool]] = {}
-    own = vars(problem)
-    saved: Callable[[int], NodeCheck] | None = own.get("check")
-    original = problem.check
-
-    def recording(node: int) -> NodeCheck:
-        c = original(node)
-        outcomes[int(node)] = (c.anonymous, c.monotone_part_violated)
-        return c
-
-    before = problem.checks
-    problem.checks = 0
-    problem.check = recording  # type: ignore[method-assign]
-    try:
-        result = (exhaustive_search if exhaustive else optimal_search)(problem)
-    finally:
-        if saved is None:
-            del problem.check
-        else:
-            problem.check = saved  # type: ignore[method-assign]
-        problem.checks += before
-    status = np.zeros(lat.n_nodes, dtype=np.int8)
-    checked = np.zeros(lat.n_nodes, dtype=bool)
-    monotone = problem.monotone
-    for node, (anonymous, _) in outcomes.items():
-        checked[node] = True
-        status[node] = 1 if anonymous else -1
-    for node, (anonymous, part_violated) in outcomes.items():
-        if anonymous and monotone:
-            status[lat.up_set(node) & (status == 0)] = 1
-        elif not anonymous and (monotone or part_violated):
-            status[lat.down_set(node) & (status == 0)] = -1
+    result = (exhaustive_search if exhaustive else optimal_search)(problem)
     return LatticeStatus(
         names=list(problem.table.qi),
         heights=np.asarray(lat.heights, dtype=np.int64),
-        status=status,
-        checked=checked,
+        status=result.node_status,
+        checked=result.nodes_evaluated,
         result=result,
     )
 

@@ -150,6 +150,10 @@ class SearchResult:
     lattice_size: int
     seconds: float
     models: list[str] = field(default_factory=list)
+    # what the search knew of every node at the end, in lattice index order: 1 anonymous,
+    # -1 not anonymous, 0 unknown (pruned); and which nodes it evaluated
+    node_status: np.ndarray | None = field(default=None, repr=False, compare=False)
+    nodes_evaluated: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -168,7 +172,13 @@ class SearchResult:
 
 
 def _result(
-    problem: Problem, check: NodeCheck, value: float, algorithm: str, t0: float
+    problem: Problem,
+    check: NodeCheck,
+    value: float,
+    algorithm: str,
+    t0: float,
+    status: np.ndarray | None = None,
+    evaluated: np.ndarray | None = None,
 ) -> SearchResult:
     return SearchResult(
         levels=problem.levels_of(check.node),
@@ -183,6 +193,8 @@ def _result(
         lattice_size=problem.lattice.n_nodes,
         seconds=time.perf_counter() - t0,
         models=[m.describe() for m in problem.models],
+        node_status=status,
+        nodes_evaluated=evaluated,
     )
 
 
@@ -212,6 +224,7 @@ def optimal_search(problem: Problem, *, progress: ProgressFn | None = None) -> S
     lat = problem.lattice
     n = lat.n_nodes
     status = np.zeros(n, dtype=np.int8)  # 0 unknown, 1 satisfies, -1 violates
+    evaluated = np.zeros(n, dtype=bool)
     lb = problem.metric.lower_bounds()
     if lb is None:
         lb = np.full(n, -np.inf)
@@ -223,6 +236,7 @@ def optimal_search(problem: Problem, *, progress: ProgressFn | None = None) -> S
 
     def check(node: int) -> bool:
         c = problem.check(node)
+        evaluated[node] = True
         if c.anonymous:
             if monotone:
                 status[lat.up_set(node) & (status == 0)] = 1
@@ -266,6 +280,7 @@ def optimal_search(problem: Problem, *, progress: ProgressFn | None = None) -> S
             continue
         if node not in values:
             c = problem.check(node)
+            evaluated[node] = True
             checks[node], values[node] = c, problem.metric.value(c.table, c.kept)
         if _better(values[node], node, best_value, best_node, lat.level_sum):
             best_node, best_value = node, values[node]
@@ -275,23 +290,26 @@ def optimal_search(problem: Problem, *, progress: ProgressFn | None = None) -> S
         progress(n, n)
     if best_node is None:
         raise _infeasible(problem)
-    return _result(problem, checks[best_node], best_value, "optimal", t0)
+    return _result(problem, checks[best_node], best_value, "optimal", t0, status, evaluated)
 
 
 def exhaustive_search(problem: Problem) -> SearchResult:
     """Check every node; the reference the optimal search is tested against.  O(nodes × m)."""
     t0 = time.perf_counter()
     best: tuple[NodeCheck, float] | None = None
+    status = np.full(problem.lattice.n_nodes, -1, dtype=np.int8)
     for node in range(problem.lattice.n_nodes):
         c = problem.check(node)
         if not c.anonymous:
             continue
+        status[node] = 1
         v = problem.metric.value(c.table, c.kept)
         if best is None or _better(v, node, best[1], best[0].node, problem.lattice.level_sum):
             best = (c, v)
     if best is None:
         raise _infeasible(problem)
-    return _result(problem, best[0], best[1], "exhaustive", t0)
+    evaluated = np.ones(problem.lattice.n_nodes, dtype=bool)
+    return _result(problem, best[0], best[1], "exhaustive", t0, status, evaluated)
 
 
 def datafly_search(problem: Problem) -> SearchResult:
