@@ -55,11 +55,13 @@ def lattice_status(problem: Problem, *, exhaustive: bool = False) -> LatticeStat
 
     Raises :class:`~privlab.errors.InfeasibleError` like the search.
     """
-    lat = problem.lattice
-    result = (exhaustive_search if exhaustive else optimal_search)(problem)
+    return _status_of(problem, (exhaustive_search if exhaustive else optimal_search)(problem))
+
+
+def _status_of(problem: Problem, result: SearchResult) -> LatticeStatus:
     return LatticeStatus(
         names=list(problem.table.qi),
-        heights=np.asarray(lat.heights, dtype=np.int64),
+        heights=np.asarray(problem.lattice.heights, dtype=np.int64),
         status=result.node_status,
         checked=result.nodes_evaluated,
         result=result,
@@ -82,8 +84,13 @@ def add_lattice(
     (Hasse diagram up to ``max_nodes`` nodes, compact view above) and a table of the chosen
     level per quasi-identifier.  Returns the :class:`LatticeStatus` drawn.
     """
-    st = lattice_status(problem, exhaustive=exhaustive)
-    chosen: SearchResult = getattr(result, "result", result) or st.result
+    given = getattr(result, "result", result)
+    if (isinstance(given, SearchResult) and given.node_status is not None
+            and given.algorithm == ("exhaustive" if exhaustive else "optimal")):  # fmt: skip
+        st = _status_of(problem, given)  # the caller's search already knows the lattice
+    else:
+        st = lattice_status(problem, exhaustive=exhaustive)
+    chosen: SearchResult = given or st.result
     n_anon = int((st.status == 1).sum())
     n_not = int((st.status == -1).sum())
     n_unknown = st.n_nodes - n_anon - n_not
