@@ -356,7 +356,7 @@ def _assert_counts_consistent(st) -> None:
 
 def test_lattice_plot_small_table_full_hasse_diagram():
     from privlab.report.tabular import add_lattice, lattice_status
-    from privlab.table.search import exhaustive_search
+    from privlab.table.search import exhaustive_search, optimal_search
 
     problem = _small_problem()
     st = lattice_status(problem())
@@ -391,6 +391,13 @@ def test_lattice_plot_small_table_full_hasse_diagram():
     assert len(img_sources(html)) == 1
     assert "Hasse diagram" in html and "<td>age</td>" in html
     assert f"{st.n_nodes:,}</strong> transformations" in html
+    # a result that already carries the lattice status is drawn as it is, not searched again
+    p = problem()
+    done = optimal_search(p)
+    checks = p.checks
+    again = add_lattice(r.add_section("Again"), p, done)
+    assert again.result is done and p.checks == checks
+    assert (again.status == st.status).all()
 
 
 def test_lattice_plot_rejects_bad_input():
