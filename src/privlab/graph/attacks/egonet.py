@@ -88,6 +88,7 @@ from scipy import sparse
 
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InputError
+from privlab.graph.attacks.learned.features import degree_bins
 from privlab.graph.core import Graph
 
 DEFAULT_MIN_SIZE = 100
@@ -1061,7 +1062,7 @@ def egonet_node_histograms(
         deg = g.degrees()
         v = nd[rows]
         nb, owner = _gather_rows(g.indptr, g.indices, v, with_position=True)
-        b = np.minimum((deg[nb] - 1) // bin_width, n_bins - 1)
+        b = degree_bins(deg[nb], n_bins, bin_width)  # the learned features' binning
         flat = np.bincount(owner * n_bins + b, minlength=v.size * n_bins)
         hist[rows] = flat.reshape(v.size, n_bins)
         degree[rows] = deg[v]
