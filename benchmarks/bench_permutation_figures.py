@@ -49,7 +49,13 @@ ARX's age file by [3]'s 5/10/20-year ranges aligned on multiples (80 in ``80-84`
 the seed must drop 6 tuples, not ARX's 5); ``--ldiv-node finest-age`` takes the minimal node
 with the lowest age level instead of the least-Loss one.  ``--age-hierarchy aligned
 --ldiv-node finest-age`` is the only variant found that brings the permuted span-5 error under
-20 % (13.8 %); see docs/models/permutation.md, "Reproducing Figs 2.2–2.7".
+20 % (13.8 %) without suppression.  ``--ldiv-suppression F`` lets the node suppress up to a
+fraction F of the rows (Incognito's threshold; the seed used none — with any threshold that
+covers its 6 outliers age survives without removing them, contrary to L1727–1729); the
+suppressed rows leave every figure.  The census printed with each run lists every 4-diverse
+node keeping age and its class count: it shows which partitions the lattice can give at all
+(none with 25 classes without suppression).  See docs/models/permutation.md, "Reproducing
+Figs 2.2–2.7".
 
 Figs 2.4–2.5 repeat 2.2–2.3 with age as the only QI (4-diverse age generalization, the
 least-Loss minimal node — which is the single minimal node on a one-column lattice).
@@ -61,6 +67,7 @@ declare — skipped with a message when it is not importable) and a markdown sum
     python3 benchmarks/bench_permutation_figures.py [--data ../shared/data] [--queries 100]
         [--seed 2007] [--out benchmarks/results/permutation_figures.csv] [--quick]
         [--age-hierarchy {arx,aligned}] [--ldiv-node {least-loss,finest-age}]
+        [--ldiv-suppression FRACTION]
 """
 
 from __future__ import annotations
@@ -167,7 +174,8 @@ def load_subset(root: Path) -> tuple[pl.DataFrame, dict[str, int]]:
 
 @dataclass
 class LDivPartition:
-    groups: np.ndarray  # class per row (0..G−1)
+    groups: np.ndarray  # class per kept row (0..G−1)
+    kept: np.ndarray  # per input row: False where the node suppresses it
     levels: dict[str, int]
     age_labels: np.ndarray  # per group: "*" or (ARX label, lo, hi) of its age box
     n_minimal: int
@@ -175,6 +183,9 @@ class LDivPartition:
     lattice_size: int
     loss: float
     seconds: float
+    #: (levels, classes) of every distinct-ℓ-diverse node keeping age below ``*``, fewest
+    #: classes first — the census that shows which partitions the lattice can give at all
+    census: list[tuple[dict[str, int], int]]
 
 
 AGE_HIERARCHIES = ("arx", "aligned")
@@ -195,17 +206,22 @@ def aligned_age_hierarchy(top: int = 99) -> Hierarchy:
 
 
 def ldiverse_partition(frame: pl.DataFrame, root: Path, qis: Sequence[str],
-                       age_hierarchy: str = "arx", node_rule: str = "least-loss"
-                       ) -> LDivPartition:  # fmt: skip
+                       age_hierarchy: str = "arx", node_rule: str = "least-loss",
+                       suppression: float = 0.0) -> LDivPartition:  # fmt: skip
     """A minimal distinct-ℓ-diverse node keeping age below ``*``; its classes.
 
     ``node_rule``: ``least-loss`` (the least-Loss such node) or ``finest-age`` (the lowest
     age level among them, ties broken by Loss).  ``age_hierarchy``: ARX's file or
-    :func:`aligned_age_hierarchy`.
+    :func:`aligned_age_hierarchy`.  ``suppression``: the fraction of rows the node may
+    suppress (Incognito's threshold; the seed used none and removed its outliers by hand).
+    Distinct ℓ-diversity stays monotone with suppression (splitting a class never adds
+    distinct values), so the top-down pruning below is exact either way.
     """
     t0 = time.perf_counter()
     if age_hierarchy not in AGE_HIERARCHIES or node_rule not in NODE_RULES:
         raise ValueError(f"age_hierarchy {age_hierarchy!r} / node_rule {node_rule!r}")
+    if not 0.0 <= suppression < 1.0:
+        raise ValueError(f"suppression must be a fraction in [0, 1), got {suppression}")
     hier = {
         c: aligned_age_hierarchy()
         if c == "age" and age_hierarchy == "aligned"
@@ -218,7 +234,7 @@ def ldiverse_partition(frame: pl.DataFrame, root: Path, qis: Sequence[str],
     )
     table = MicroTable.from_data(data, quasi_identifiers=list(qis), hierarchies=hier,
                                  sensitive=["sa"])  # fmt: skip
-    problem = Problem(table, [DistinctLDiversity("sa", L)], suppression_limit=0.0)
+    problem = Problem(table, [DistinctLDiversity("sa", L)], suppression_limit=suppression)
     lat = problem.lattice
     levels = np.asarray(lat.levels)
     status = np.zeros(lat.n_nodes, dtype=np.int8)
@@ -246,10 +262,17 @@ def ldiverse_partition(frame: pl.DataFrame, root: Path, qis: Sequence[str],
         rank = (int(levels[n, ai]), loss_n) if node_rule == "finest-age" else (loss_n,)
         scored.append((rank, loss_n, int(n)))
     _, loss, best = min(scored)
+    census = sorted(
+        (({c: int(v) for c, v in zip(qis, levels[n], strict=True)},
+          int(problem.check(int(n)).kept.sum()))
+         for n in np.flatnonzero(ok) if levels[n, ai] < age_top),
+        key=lambda lv_n: (lv_n[1], sorted(lv_n[0].items())),
+    )  # fmt: skip
     lv = levels[best]
-    groups = problem.groupify.record_classes(table.qi_codes, lv).astype(np.int64)
-    _, groups = np.unique(groups, return_inverse=True)
-    groups = groups.reshape(-1)
+    cls = problem.groupify.record_classes(table.qi_codes, lv)
+    kept = problem.check(int(best)).kept[cls]
+    _, groups = np.unique(cls[kept], return_inverse=True)
+    groups = groups.reshape(-1).astype(np.int64)
     # the published age label of each group, and the box it stands for: the [min, max] of
     # the hierarchy leaves mapped to it.  (Not the label's text: ARX's Adult age hierarchy
     # puts 20 in "15-19" / "10-19" / "0-19", 40 in "35-39" / "30-39" / "20-39", and so on.)
@@ -262,7 +285,7 @@ def ldiverse_partition(frame: pl.DataFrame, root: Path, qis: Sequence[str],
     box_hi = np.full(n_hg, -np.inf)
     np.minimum.at(box_lo, grp_of_leaf, leaf_val)
     np.maximum.at(box_hi, grp_of_leaf, leaf_val)
-    hg_of_row = grp_of_leaf[table.qi_codes[:, ai]]
+    hg_of_row = grp_of_leaf[table.qi_codes[kept, ai]]
     n_g = int(groups.max()) + 1
     hg = np.empty(n_g, dtype=np.int64)
     hg[groups] = hg_of_row
@@ -272,9 +295,9 @@ def ldiverse_partition(frame: pl.DataFrame, root: Path, qis: Sequence[str],
         age_labels[g] = (
             "*" if lev == h.height else (labels[g], float(box_lo[hg[g]]), float(box_hi[hg[g]]))
         )
-    return LDivPartition(groups, {c: int(v) for c, v in zip(qis, lv, strict=True)}, age_labels,
-                         len(minimal), checked, lat.n_nodes, float(loss),
-                         time.perf_counter() - t0)  # fmt: skip
+    return LDivPartition(groups, kept, {c: int(v) for c, v in zip(qis, lv, strict=True)},
+                         age_labels, len(minimal), checked, lat.n_nodes, float(loss),
+                         time.perf_counter() - t0, census)  # fmt: skip
 
 
 def age_label_box(label: Any) -> Any:
@@ -486,10 +509,19 @@ def markdown(df: pl.DataFrame, figures: Sequence[str], xs: dict[str, Sequence[in
 
 
 def run(data: Path, queries: int, seed: int, quick: bool, age_hierarchy: str = "arx",
-        node_rule: str = "least-loss") -> tuple[pl.DataFrame, dict[str, Any]]:  # fmt: skip
+        node_rule: str = "least-loss", suppression: float = 0.0
+        ) -> tuple[pl.DataFrame, dict[str, Any]]:  # fmt: skip
+    """Every figure's rows, and what was measured on the way (counts, partitions, timings).
+
+    With ``suppression`` > 0 the rows the 9-QI ℓ-diverse node suppresses leave the data
+    for every figure, as the seed's hand-removed outliers did.
+    """
     info: dict[str, Any] = {}
     t_all = time.perf_counter()
     frame, counts = load_subset(data)
+    part = ldiverse_partition(frame, data, QI_ARX, age_hierarchy, node_rule, suppression)
+    frame = frame.filter(pl.Series(part.kept))
+    counts["suppressed"] = int((~part.kept).sum())
     info["counts"] = counts
     x = frame[SENSITIVE].to_numpy().astype(np.float64)
     age = frame["age"].to_numpy()
@@ -501,19 +533,18 @@ def run(data: Path, queries: int, seed: int, quick: bool, age_hierarchy: str = "
     rows: list[dict[str, Any]] = []
     timings: dict[str, float] = {}
 
-    def ldiv_method(qis: Sequence[str], name: str) -> tuple[Method, LDivPartition]:
-        part = ldiverse_partition(frame, data, qis, age_hierarchy, node_rule)
+    def ldiv_method(part: LDivPartition, name: str) -> Method:
         rel = release_from_groups(frame, qi=qcols, sensitive=SENSITIVE, groups=part.groups,
                                   parameters={"partitioner": name}, seed=seed)  # fmt: skip
         # the generalized table publishes the hierarchy's age label of every group
         gen = Generalization.from_labels(
             rel, {int(g): {"age": age_label_box(a)} for g, a in enumerate(part.age_labels)}
         )
-        return Method(name, rel, gen), part
+        return Method(name, rel, gen)
 
     # Figs 2.2–2.3: ℓ-diverse partition, permuted vs generalized
     t = time.perf_counter()
-    ldiv, part = ldiv_method(QI_ARX, "l-diversity")
+    ldiv = ldiv_method(part, "l-diversity")
     timings["l-diversity partition"] = part.seconds
     info["ldiv"] = part
     rows += rows_of("2.2", run_arbitrary([ldiv], x, arb, True), {"l-diversity": "permuted"})
@@ -527,7 +558,9 @@ def run(data: Path, queries: int, seed: int, quick: bool, age_hierarchy: str = "
 
     # Figs 2.4–2.5: age as the only QI
     t = time.perf_counter()
-    ldiv_age, part_age = ldiv_method(["age"], "l-diversity (age only)")
+    # (on the rows left by the 9-QI node; age alone needs no suppression: its bands are 4-diverse)
+    part_age = ldiverse_partition(frame, data, ["age"], age_hierarchy, node_rule)
+    ldiv_age = ldiv_method(part_age, "l-diversity (age only)")
     info["ldiv_age"] = part_age
     rows += rows_of("2.4", run_arbitrary([ldiv_age], x, arb, True),
                     {"l-diversity (age only)": "permuted"})  # fmt: skip
@@ -571,28 +604,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--ldiv-node", choices=NODE_RULES, default="least-loss",
                     help="which minimal 4-diverse node keeping age below '*': least Loss, or "
                          "the finest age level (default %(default)s)")  # fmt: skip
+    ap.add_argument("--ldiv-suppression", type=float, default=0.0, metavar="FRACTION",
+                    help="rows the 9-QI ℓ-diverse node may suppress (Incognito's threshold); "
+                         "suppressed rows leave every figure (default 0, as the seed)")  # fmt: skip
     ap.add_argument("--quick", action="store_true",
                     help="fewer sizes, spans and queries (the smoke test)")  # fmt: skip
     args = ap.parse_args(argv)
+    if not 0.0 <= args.ldiv_suppression < 1.0:
+        ap.error(f"--ldiv-suppression must be a fraction in [0, 1), got {args.ldiv_suppression}")
     queries = args.queries or (15 if args.quick else 100)
     if machine is not None:
         print(f"machine: {machine()}")
     df, info = run(Path(args.data), queries, args.seed, args.quick, args.age_hierarchy,
-                   args.ldiv_node)  # fmt: skip
+                   args.ldiv_node, args.ldiv_suppression)  # fmt: skip
     out = Path(args.out)
     write_atomic(out, lambda tmp: df.write_csv(tmp), ".csv")
     c = info["counts"]
     print(f"Adult: {c['rows']:,} rows, {c['clean']:,} without '?'; capital-loss > 0: "
           f"{c['subset']:,} rows, {c['distinct']} distinct, range {c['min']:,}–{c['max']:,}; "
           f"age ≥ 80: {c['age_ge_80']} removed (age > 80 would be {c['age_gt_80']}) → "
-          f"{c['kept']:,} rows")  # fmt: skip
+          f"{c['kept']:,} rows; {c['suppressed']} suppressed by the ℓ-diverse node")  # fmt: skip
     for key, label in (("ldiv", "9 QIs"), ("ldiv_age", "age only")):
         p: LDivPartition = info[key]
-        print(f"ℓ-diversity partition ({label}; distinct ℓ = {L}, k = 1, no suppression; "
+        sup = f"suppression ≤ {args.ldiv_suppression:g}" if key == "ldiv" else "no suppression"
+        print(f"ℓ-diversity partition ({label}; distinct ℓ = {L}, k = 1, {sup}; "
               f"age hierarchy {args.age_hierarchy}, node {args.ldiv_node}): "
               f"levels {p.levels}, {int(p.groups.max()) + 1} groups, Loss {p.loss:.4f}; "
               f"{p.n_minimal} minimal 4-diverse nodes, {p.n_checked} of {p.lattice_size} "
               f"checked, {p.seconds:.2f} s")  # fmt: skip
+    census = info["ldiv"].census
+    print(f"every 4-diverse node keeping age below '*' ({len(census)}), by classes: "
+          + "; ".join(f"{n} (age level {lv['age']})" for lv, n in census))  # fmt: skip
     print("groups per partition: " + ", ".join(f"{k} {v}" for k, v in info["partitions"].items()))
     print(f"CSV: {out} ({df.height} rows, {queries} queries per point)")
     if not args.no_plot:

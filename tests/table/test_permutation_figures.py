@@ -90,3 +90,41 @@ def test_aligned_age_hierarchy_and_finest_age_node(bench, adult_dir):
     assert part.levels["age"] == 1 and int(part.groups.max()) + 1 == 13
     default = bench.ldiverse_partition(frame, adult_dir.parent, bench.QI_ARX)
     assert default.levels["age"] == 3 and int(default.groups.max()) + 1 == 21
+
+
+def test_census_has_no_25_class_partition_without_suppression(bench, adult_dir):
+    """The seed's "25 groups" (L1731) is not a node of the lattice it describes.
+
+    Every distinct-4-diverse full-domain node keeping age below ``*`` is listed by the census;
+    without suppression none has more than 21 classes with ARX's hierarchies, 13 with the aligned
+    age hierarchy.  (A test of the lattice, not of the seed: it fails if the sweep misses nodes.)
+    """
+    if not (adult_dir / "uci" / "adult.data").is_file():
+        pytest.skip("UCI Adult (adult/uci/adult.data) not found")
+    frame, _ = bench.load_subset(adult_dir.parent)
+    for hierarchy, most in (("arx", 21), ("aligned", 13)):
+        part = bench.ldiverse_partition(frame, adult_dir.parent, bench.QI_ARX, hierarchy)
+        counts = [n for _, n in part.census]
+        assert max(counts) == most and 25 not in counts, (hierarchy, counts)
+        assert part.kept.all()
+        chosen = next(n for lv, n in part.census if lv == part.levels)
+        assert chosen == int(part.groups.max()) + 1
+
+
+def test_suppression_drops_rows_and_keeps_every_group_4_diverse(bench, adult_dir):
+    if not (adult_dir / "uci" / "adult.data").is_file():
+        pytest.skip("UCI Adult (adult/uci/adult.data) not found")
+    frame, _ = bench.load_subset(adult_dir.parent)
+    part = bench.ldiverse_partition(frame, adult_dir.parent, bench.QI_ARX, suppression=0.005)
+    n_sup = int((~part.kept).sum())
+    assert 0 < n_sup <= 7  # floor(0.005 × 1,421)
+    assert part.groups.size == frame.height - n_sup
+    loss = frame.filter(pl.Series(part.kept))[bench.SENSITIVE].to_numpy()
+    for g in range(int(part.groups.max()) + 1):
+        assert len(set(loss[part.groups == g])) >= bench.L
+    # suppression only adds nodes: the census without it is a subset
+    base = bench.ldiverse_partition(frame, adult_dir.parent, bench.QI_ARX)
+    with_sup = {tuple(sorted(lv.items())) for lv, _ in part.census}
+    assert {tuple(sorted(lv.items())) for lv, _ in base.census} <= with_sup
+    with pytest.raises(ValueError, match="suppression"):
+        bench.ldiverse_partition(frame, adult_dir.parent, bench.QI_ARX, suppression=1.5)
