@@ -1,0 +1,242 @@
+"""Attacks a spec may name (:data:`ATTACKS`): ``run(original, release, cell) -> CellResult``.
+
+Graph: H_1 re-identification after RAD, vertex refinement and subgraph knowledge (Hay et
+al. Figs 5–7), Sharad's learned de-anonymization (seed 004 ch. 4); table: homogeneity /
+background-knowledge attribute disclosure (seed 000 §2.3) and prosecutor risk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from privlab.bench.registry.cells import Cell, CellResult, Release
+from privlab.bench.registry.schemes import SCHEMES
+from privlab.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Attack:
+    """``run(original, release, cell) -> CellResult`` producing the metrics ``outputs``."""
+
+    name: str
+    kind: str
+    run: Callable[[Any, Release | None, Cell], CellResult]
+    outputs: tuple[str, ...]
+    curves: tuple[str, ...]
+    label: str
+    needs_release: bool = True
+    schemes: tuple[str, ...] | None = None  # None: any scheme of the kind
+
+
+def _bucket_names() -> tuple[str, ...]:
+    from privlab.graph.attacks.refinement import BUCKET_LABELS
+
+    return tuple(f"h1_bucket_{b}" for b in BUCKET_LABELS)
+
+
+def _h1(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    from privlab.graph.attacks.refinement import perturbation_h1_risk
+
+    assert r is not None
+    risk = perturbation_h1_risk(original, r.data, int(r.m or 0))
+    fr = risk.buckets.fractions
+    out = dict(zip(_bucket_names(), fr, strict=True))
+    out["h1_mean_top_probability"] = float(risk.top_probability.mean())
+    return CellResult(out)
+
+
+def _bucket_outputs(prefix: str) -> tuple[str, ...]:
+    from privlab.graph.attacks.refinement import BUCKET_LABELS
+
+    return tuple(f"{prefix}_bucket_{b}" for b in BUCKET_LABELS)
+
+
+def _size_curve(sizes: np.ndarray) -> tuple[list[float], list[float]]:
+    """(candidate-set size, number of nodes with it): the report's bucket bars."""
+    u, c = np.unique(np.asarray(sizes), return_counts=True)
+    return [float(x) for x in u], [float(x) for x in c]
+
+
+def _refinement(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    """Hay et al. Fig. 5: candidate-set buckets under vertex refinement H_i (value = i).
+
+    The release is the naively anonymized graph (scheme ``none``).  ``options.star``: the
+    value that stands for H* (e.g. 4 in a sweep 1, 2, 3, 4 = H_1, H_2, H_3, H*).
+    """
+    from privlab.graph.attacks.refinement import vertex_refinement
+
+    assert r is not None
+    vr = vertex_refinement(r.data)
+    i = int(cell.value)
+    star = cell.options.get("star")
+    sizes = vr.candidate_sizes(None if star is not None and i == int(star) else i)
+    out = dict(zip(_bucket_outputs("refine"), _fractions(sizes), strict=True))
+    out["refine_stable_level"] = float(vr.stable_level or 0)
+    return CellResult(out, {"candidate_set_size": _size_curve(sizes)})
+
+
+def _fractions(sizes: np.ndarray) -> tuple[float, ...]:
+    from privlab.graph.attacks.refinement import bucket_counts
+
+    return bucket_counts(sizes).fractions
+
+
+def _subgraph(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    """Hay et al. Figs 6–7: candidate-set buckets after b edge facts (value = b).
+
+    ``subgraph_knowledge_experiment`` on the naively anonymized graph; options
+    ``exact_degrees`` (default true), ``targets`` (a random sample of that many nodes from
+    the cell's seed; 0 or absent: every node), ``method`` (matcher, default ``hall``).
+    """
+    from privlab.graph.attacks.subgraph import subgraph_knowledge_experiment
+
+    assert r is not None
+    g = r.data
+    n_t = int(cell.options.get("targets", 0) or 0)
+    targets = None
+    if 0 < n_t < g.n_nodes:
+        targets = np.sort(cell.rng(7).choice(g.n_nodes, size=n_t, replace=False))
+    res = subgraph_knowledge_experiment(
+        g, int(cell.value), exact_degrees=bool(cell.options.get("exact_degrees", True)),
+        targets=targets, seed=cell.sub_seed(8) % (2**31),
+        method=str(cell.options.get("method", "hall")),
+    )  # fmt: skip
+    sizes = res.sizes[:, -1]
+    out = dict(zip(_bucket_outputs("subgraph"), _fractions(sizes), strict=True))
+    out["subgraph_median_size"] = float(np.median(sizes)) if sizes.size else float("nan")
+    return CellResult(out, {"candidate_set_size": _size_curve(sizes)})
+
+
+#: Outputs of the homogeneity / background-knowledge attack.
+HOMOGENEITY_OUTPUTS = ("attr_disclosure", "attr_homogeneous", "attr_mean_max_posterior",
+                       "attr_max_posterior")  # fmt: skip
+
+
+def _homogeneity(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    """Attribute disclosure on the sensitive column (seed 000 §2.3): every released row a target.
+
+    ``options``: ``tau`` (disclosed when the true value's posterior ≥ τ; default 1 =
+    homogeneity), ``rule_out`` (background knowledge: b false values ruled out; default 0).
+    """
+    from privlab.table.attacks.inference import homogeneity_attack
+
+    assert r is not None
+    if not original.sensitive:
+        raise ConfigError("attack 'homogeneity' needs a sensitive column: set data_options "
+                          "sensitive = [\"occupation\"] (for example)")  # fmt: skip
+    res = homogeneity_attack(
+        r.data, original.qi, original.sensitive[0], tau=float(cell.options.get("tau", 1.0)),
+        rule_out=int(cell.options.get("rule_out", 0)),
+    )  # fmt: skip
+    d = res.to_dict()
+    return CellResult({
+        "attr_disclosure": d["disclosure_rate"], "attr_homogeneous": d["homogeneity_rate"],
+        "attr_mean_max_posterior": d["mean_max_posterior"],
+        "attr_max_posterior": d["max_max_posterior"],
+    })  # fmt: skip
+
+
+def _prosecutor(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    from privlab.table.risk import risk_of_frame
+
+    assert r is not None
+    rel = r.data
+    rep = risk_of_frame(rel.data, original.qi, suppressed=rel.suppressed_rows)
+    return CellResult({
+        "prosecutor_average": float(rep.prosecutor.average),
+        "prosecutor_highest": float(rep.prosecutor.highest),
+        "records_at_risk": float(rep.prosecutor.fraction_at_risk),
+        "sample_uniques": float(rep.sample_uniques_fraction),
+    })  # fmt: skip
+
+
+#: FP rates (fractions) reported as ``learned_tp_at_<percent>``.
+LEARNED_FP = (1e-3, 1e-2, 1e-1)
+
+
+def _learned_outputs() -> tuple[str, ...]:
+    return ("learned_auc", *(f"learned_tp_at_{100 * f:g}%" for f in LEARNED_FP))
+
+
+def _learned(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    """Sharad's learned attack on one auxiliary/sanitized pair (seed 004 Chapter 4).
+
+    The scheme is applied to the sanitized side of ``sample_pair(original, α_V, α_E = 1)``,
+    except a ``pair_noise`` scheme (RSP, ``rsp-alpha``), which *is* the pair generator's
+    edge noise: seed 004 §2.9
+    (L1065) deletes β = (1 − α_E)/(1 + α_E) from each copy, so the pair is
+    ``sample_pair(original, α_V, α_E)`` and the adversary splits its releases with that α_E
+    (applying RSP to the sanitized side only left the auxiliary graph complete and drove the
+    AUC below 0.5: training splits never saw the one-sided degree loss).  The adversary
+    trains on splits of both releases (``train_scorer``) and is tested on all identical pairs
+    of degree > ``min_degree`` plus ``n_test_non_identical`` random others.
+    """
+    from privlab.graph.attacks.learned import roc_summary, train_scorer
+    from privlab.graph.pairs import sample_pair
+
+    o = cell.options
+    alpha_v = float(o.get("alpha_v", 0.5))
+    min_degree = int(o.get("min_degree", 5))
+    scheme = SCHEMES[cell.scheme]
+
+    def anonymize(g: Any, seed: Any = None) -> Any:
+        return scheme.apply(g, cell.value, cell).data
+
+    if scheme.pair_noise:
+        alpha_e = float(cell.value)
+        pair = sample_pair(original, alpha_v, alpha_e, seed=cell.sub_seed(3))
+    else:
+        alpha_e = 1.0
+        pair = sample_pair(original, alpha_v, 1.0, seed=cell.sub_seed(3), scheme=anonymize)
+    clf_kw = {k: o[k] for k in ("n_trees", "per_class") if k in o}
+    scorer = train_scorer(
+        pair.aux, pair.san, alpha_v=alpha_v, alpha_e=float(o.get("alpha_e", alpha_e)),
+        n_bins=int(o.get("n_bins", 21)), bin_width=int(o.get("bin_width", 50)),
+        n_identical=int(o.get("n_identical", 25_000)),
+        n_non_identical=int(o.get("n_non_identical", 100_000)), min_degree=min_degree,
+        n_splits=int(o.get("n_splits", 1)), n_jobs=int(o.get("n_jobs", 2)),
+        seed=cell.sub_seed(4), **clf_kw,
+    )  # fmt: skip
+    u, v, y = _test_pairs(pair, int(o.get("n_test_non_identical", 100_000)), min_degree, cell)
+    scores = scorer.bind(pair.aux, pair.san)(u, v)
+    roc = roc_summary(scores, y, LEARNED_FP, curve_points=int(o.get("curve_points", 100)))
+    metrics = dict(zip(_learned_outputs(), (roc.auc, *roc.tp_rates), strict=True))
+    return CellResult(metrics, {"roc": (roc.curve_fpr.tolist(), roc.curve_tpr.tolist())})
+
+
+def _test_pairs(pair: Any, n_non: int, min_degree: int, cell: Cell):
+    """All identical pairs with degree > min_degree plus up to ``n_non`` random other pairs."""
+    from privlab.graph.attacks.learned import evaluation_pairs
+
+    return evaluation_pairs(pair.aux, pair.san, pair.truth_pairs(), n_non_identical=n_non,
+                            min_degree=min_degree, seed=cell.rng(5))  # fmt: skip
+
+
+ATTACKS: dict[str, Attack] = {
+    a.name: a
+    for a in (
+        Attack("h1", "graph", _h1, (*_bucket_names(), "h1_mean_top_probability"), (),
+               "H_1 (degree) re-identification after RAD: equivalent candidate-set buckets",
+               schemes=("none", "rad")),
+        Attack("refinement", "graph", _refinement,
+               (*_bucket_outputs("refine"), "refine_stable_level"), ("candidate_set_size",),
+               "H_i (vertex refinement) candidate-set buckets of the naive release (Hay Fig. 5)",
+               schemes=("none",)),
+        Attack("subgraph", "graph", _subgraph,
+               (*_bucket_outputs("subgraph"), "subgraph_median_size"), ("candidate_set_size",),
+               "subgraph knowledge: candidate-set buckets after b edge facts (Hay Figs 6–7)",
+               schemes=("none",)),
+        Attack("homogeneity", "table", _homogeneity, HOMOGENEITY_OUTPUTS, (),
+               "homogeneity / background-knowledge attribute disclosure"),
+        Attack("learned", "graph", _learned, _learned_outputs(), ("roc",),
+               "Sharad's learned de-anonymization (random forest on degree features)",
+               needs_release=False),
+        Attack("prosecutor", "table", _prosecutor,
+               ("prosecutor_average", "prosecutor_highest", "records_at_risk",
+                "sample_uniques"), (), "prosecutor re-identification risk of the release"),
+    )
+}  # fmt: skip

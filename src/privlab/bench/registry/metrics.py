@@ -1,0 +1,189 @@
+"""Utility metrics a spec may name (:data:`METRICS`): ``measure(original, release, cell)``.
+
+Graph: clustering, path lengths, diameter, degree and joint-degree distribution Hellinger
+distances (Hay et al.'s utility measures); table: ARX Loss and the suppressed fraction;
+microdata: seed 001's AVG range-query error (§3.1, Thm 2 for the generalized bounds), sum of
+ranges and fake values of the target release; none: Li et al.'s δ = d(k, β, ε).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from privlab.bench.registry.cells import Cell, Release
+from privlab.bench.registry.datasets import CAPITAL_LOSS
+from privlab.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Metric:
+    """``measure(original, release, cell) -> float`` for data kind ``kind``."""
+
+    name: str
+    kind: str
+    measure: Callable[[Any, Release, Cell], float]
+    label: str
+
+
+def _path_sample(g: Any, cell: Cell) -> int | None:
+    s = cell.options.get("path_sample", 200)
+    return None if s in (None, 0) or int(s) >= g.n_nodes else int(s)
+
+
+def _clustering(_: Any, r: Release, cell: Cell) -> float:
+    from privlab.graph.utility import clustering_coefficient
+
+    return float(clustering_coefficient(r.data, "cc"))
+
+
+def _apl(_: Any, r: Release, cell: Cell) -> float:
+    from privlab.graph.utility import average_path_length
+
+    g = r.data
+    return float(
+        average_path_length(g, unreachable="exclude", sample=_path_sample(g, cell),
+                            seed=cell.sub_seed(2))
+    )  # fmt: skip
+
+
+def _median_path(_: Any, r: Release, cell: Cell) -> float:
+    from privlab.graph.utility import path_lengths
+
+    g = r.data
+    return float(path_lengths(g, sample=_path_sample(g, cell), seed=cell.sub_seed(2)).median)
+
+
+def _diameter(_: Any, r: Release, cell: Cell) -> float:
+    from privlab.graph.utility import diameter
+
+    g = r.data
+    return float(diameter(g, sample=_path_sample(g, cell), seed=cell.sub_seed(2)))
+
+
+def _median_degree(_: Any, r: Release, cell: Cell) -> float:
+    return float(np.median(r.data.degrees()))
+
+
+def _dd(original: Any, r: Release, cell: Cell) -> float:
+    from privlab.graph.utility import hellinger_dd
+
+    return float(hellinger_dd(original, r.data))
+
+
+def _jdd(original: Any, r: Release, cell: Cell) -> float:
+    from privlab.graph.utility import hellinger_jdd
+
+    return float(hellinger_jdd(original, r.data))
+
+
+def _loss(_: Any, r: Release, cell: Cell) -> float:
+    return float(r.data.result.value)
+
+
+def _suppressed(_: Any, r: Release, cell: Cell) -> float:
+    res = r.data.result
+    return res.suppressed / res.n_records if res.n_records else 0.0
+
+
+def _delta(_: Any, r: Release, cell: Cell) -> float:
+    from privlab.dp.sampling import delta
+
+    k = int(cell.scheme_params.get("k", cell.options.get("k", 5)))
+    beta = float(cell.scheme_params.get("beta", cell.options.get("beta", 0.2)))
+    eps = cell.value if cell.parameter == "epsilon" else float(cell.options["epsilon"])
+    return float(delta(k, beta, eps))
+
+
+def _range_workload(frame: Any, span: int, cell: Cell) -> list[tuple[int, int]]:
+    """Seed 001 §3.1's range workload: ``queries`` random [X, X + span] holding some age.
+
+    X uniform on min(age)..max(age) − span, redrawn while no row has an age in [X, X + span]
+    (as benchmarks/bench_permutation_figures.py).  The same queries for every metric of a cell.
+    """
+    age = frame["age"].to_numpy()
+    rng = cell.rng(6)
+    lo, hi = int(age.min()), int(age.max())
+    present = np.zeros(hi + span + 2, dtype=bool)
+    present[age] = True
+    out: list[tuple[int, int]] = []
+    while len(out) < int(cell.options.get("queries", 100)):
+        x = int(rng.integers(lo, max(lo, hi - span) + 1))
+        if present[x : x + span + 1].any():
+            out.append((x, x + span))
+    return out
+
+
+def _sum_of_ranges(_: Any, r: Release, cell: Cell) -> float:
+    return float(r.data.parameters["sum_of_ranges"])
+
+
+def _fake_values(_: Any, r: Release, cell: Cell) -> float:
+    return float(r.data.parameters["fake_values"])
+
+
+def _range_error(generalized: bool) -> Callable[[Any, Release, Cell], float]:
+    """Mean relative error (u − l)/r of AVG(capital_loss) WHERE age BETWEEN X AND X + span.
+
+    Permuted: the release's bounds (``PermutationRelease.bounds``).  Generalized: the same
+    groups published as a generalized table (tightest QI boxes,
+    ``Generalization.from_release``) and bounded by ``generalized_bounds`` (seed 001 Thm 2).
+    """
+
+    def measure(original: Any, r: Release, cell: Cell) -> float:
+        import polars as pl
+
+        from privlab.table.query import Generalization, generalized_bounds, parse_aggregate_query
+
+        span = cell.value if cell.parameter == "span" else cell.options.get("span")
+        if span is None:
+            raise ConfigError(f"range-query metrics sweep parameter = \"span\" or set "
+                              f"options.span; the parameter is {cell.parameter!r}")  # fmt: skip
+        rel = r.data
+        truth = original[CAPITAL_LOSS].to_numpy().astype(np.float64)
+        age = original["age"].to_numpy()
+        if generalized:
+            gen = Generalization.from_release(rel)
+            sizes = rel.group_sizes()
+            help_rows = rel.grouped_values().help_table(sizes)
+        errs = []
+        for x, y in _range_workload(original, int(span), cell):
+            true = float(truth[(age >= x) & (age <= y)].mean())
+            if generalized:
+                sql = f"SELECT AVG({CAPITAL_LOSS}) FROM t WHERE age BETWEEN {x} AND {y}"
+                st = gen.status(parse_aggregate_query(sql, rel))
+                b = generalized_bounds("AVG", st, help_rows, sizes)
+            else:
+                b = rel.bounds("avg", pl.col("age").is_between(x, y))
+            if b.lower is not None and b.upper is not None:
+                errs.append((b.upper - b.lower) / abs(true))
+        return float(np.mean(errs)) if errs else float("nan")
+
+    return measure
+
+
+METRICS: dict[str, Metric] = {
+    m.name: m
+    for m in (
+        Metric("clustering", "graph", _clustering, "clustering coefficient"),
+        Metric("avg_path_length", "graph", _apl, "average path length (sampled sources)"),
+        Metric("median_path_length", "graph", _median_path, "median path length"),
+        Metric("diameter", "graph", _diameter, "diameter (sampled: lower bound)"),
+        Metric("median_degree", "graph", _median_degree, "median degree"),
+        Metric("dd_hellinger", "graph", _dd, "degree distribution Hellinger distance"),
+        Metric("jdd_hellinger", "graph", _jdd, "joint degree distribution Hellinger distance"),
+        Metric("loss", "table", _loss, "ARX Loss"),
+        Metric("suppressed_fraction", "table", _suppressed, "suppressed rows / rows"),
+        Metric("range_avg_error", "microdata", _range_error(False),
+               "mean relative error (u − l)/r of AVG range queries (permuted)"),
+        Metric("range_avg_error_generalized", "microdata", _range_error(True),
+               "mean relative error of AVG range queries (same groups, generalized)"),
+        Metric("sum_of_ranges", "microdata", _sum_of_ranges,
+               "sum of ranges of the published subdomains (target release)"),
+        Metric("fake_values", "microdata", _fake_values, "fake values added (target release)"),
+        Metric("delta", "none", _delta, "δ = d(k, β, ε)"),
+    )
+}  # fmt: skip

@@ -1,0 +1,271 @@
+"""Anonymization schemes a spec may name (:data:`SCHEMES`) and :func:`parse_scheme`.
+
+Graph: random sparsification / add-delete / switch / edge perturbation / insertion and
+k-degree anonymization (Hay et al.; Sharad's RSP parametrized by α_E, seed 004 §2.9);
+table: ARX's optimal full-domain k-anonymity, ℓ-diversity and t-closeness; microdata:
+seed 001's (k, e)-anonymous permutation and target-distribution release (ch. 3); none:
+Li et al.'s sampling + strongly-safe k-anonymization (analytic).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from privlab.bench.registry.cells import Cell, Release
+from privlab.bench.registry.datasets import CAPITAL_LOSS
+from privlab.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """``apply(data, value, cell) -> Release``; ``params`` are the ``name:key=v`` options."""
+
+    name: str
+    kind: str
+    apply: Callable[[Any, float, Cell], Release]
+    params: tuple[str, ...]
+    description: str
+    integer: bool = False  # the parameter value must be an integer (k)
+    # the value is an edge overlap α_E that the pair generator applies to both copies
+    # (Sharad's RSP), not a scheme applied to the sanitized side
+    pair_noise: bool = False
+
+
+def _perturb(fn_name: str) -> Callable[[Any, float, Cell], Release]:
+    def apply(g: Any, value: float, cell: Cell) -> Release:
+        from privlab.graph.anonymize import perturb
+
+        out = getattr(perturb, fn_name)(g, float(value), seed=cell.sub_seed(1))
+        return Release(out.graph, out.parameters.get("m"), dict(out.parameters))
+
+    return apply
+
+
+def _rsp_alpha(g: Any, value: float, cell: Cell) -> Release:
+    from privlab.graph.anonymize.perturb import random_sparsification
+
+    out = random_sparsification(g, (1 - value) / (1 + value), seed=cell.sub_seed(1))
+    return Release(out.graph, out.parameters.get("m"), dict(out.parameters))
+
+
+def _kda(g: Any, value: float, cell: Cell) -> Release:
+    from privlab.graph.anonymize.kdegree import kdegree_anonymize
+
+    out = kdegree_anonymize(g, int(value), seed=cell.sub_seed(1))
+    return Release(out.graph)
+
+
+def _identity(data: Any, value: float, cell: Cell) -> Release:
+    return Release(data, 0)
+
+
+def _k_anonymity(table: Any, value: float, cell: Cell) -> Release:
+    from privlab.table.anonymize import anonymize_table
+    from privlab.table.models import KAnonymity
+
+    limit = float(cell.scheme_params.get("suppression", cell.options.get("suppression", 0.0)))
+    out = anonymize_table(table, [KAnonymity(int(value))], suppression_limit=limit)
+    return Release(out, None, out.to_dict())
+
+
+def _sensitive_model(model: str) -> Callable[[Any, float, Cell], Release]:
+    """ℓ-diversity / t-closeness on the table's (first) sensitive column, optionally with k."""
+
+    def apply(table: Any, value: float, cell: Cell) -> Release:
+        from privlab.table import models as tm
+        from privlab.table.anonymize import anonymize_table
+
+        if not table.sensitive:
+            raise ConfigError(f"scheme {model!r} needs a sensitive column: set data_options "
+                              "sensitive = [\"occupation\"] (for example)")  # fmt: skip
+        sa = table.sensitive[0]
+        p = {**cell.options, **cell.scheme_params}
+        if model == "l-diversity":
+            models: list[Any] = [tm.DistinctLDiversity(sa, int(value))]
+        elif model == "entropy-l-diversity":
+            models = [tm.EntropyLDiversity(sa, float(value))]
+        else:
+            models = [tm.TCloseness(sa, float(value), distance=str(p.get("distance", "equal")))]
+        k = int(p.get("k", 1))
+        if k > 1:
+            models.insert(0, tm.KAnonymity(k))
+        out = anonymize_table(table, models, suppression_limit=float(p.get("suppression", 0.0)))
+        return Release(out, None, out.to_dict())
+
+    return apply
+
+
+def _ke_permute(method: str) -> Callable[[Any, float, Cell], Release]:
+    """(k, e)-anonymous permutation (seed 001) with partitioner ``method``; k = 4, e = 100."""
+
+    def apply(frame: Any, value: float, cell: Cell) -> Release:
+        from privlab.table.permutation import permute
+
+        p = {**cell.options, **cell.scheme_params}
+        qi = [c for c in frame.columns if c != CAPITAL_LOSS]
+        rel = permute(frame, qi=qi, sensitive=CAPITAL_LOSS, k=int(p.get("k", 4)),
+                      e=float(p.get("e", 100)), method=method, seed=cell.sub_seed(1))  # fmt: skip
+        return Release(rel, None, {"groups": rel.n_groups})
+
+    return apply
+
+
+def _round_ratios(h: Any, ratio: int) -> Any:
+    """Every inner node's child weights rounded to integers summing to ``ratio``.
+
+    Seed 001 §3.7's "normalize the ratios to the ranges of 10": exact ratios such as
+    1051:1050 make Algorithm 3's exact m-bound allocation empty and push every value to the
+    root.  Largest remainders; a child may round to 0 (its values are then published in an
+    ancestor's subdomain).
+    """
+    w = list(h.weight)
+    for ch in h.children:
+        tot = sum(h.weight[c] for c in ch)
+        if not ch or tot == 0:
+            continue
+        exact = [h.weight[c] * ratio / tot for c in ch]
+        ints = [math.floor(e) for e in exact]
+        for i in sorted(range(len(ch)), key=lambda i: ints[i] - exact[i])[: ratio - sum(ints)]:
+            ints[i] += 1
+        for c, wi in zip(ch, ints, strict=True):
+            w[c] = wi
+    return h.with_weights(w)
+
+
+def _target_hierarchy(x: np.ndarray, p: Mapping[str, Any]) -> Any:
+    """The balanced hierarchy of the ``target`` scheme with the target's leaf weights."""
+    from privlab.table.permutation.target import SAHierarchy
+
+    lo, hi = int(x.min()), int(x.max())
+    domain = str(p.get("domain", "values"))
+    if domain == "range":
+        dom = np.arange(lo, hi + 1)
+    elif domain == "values":
+        dom = np.unique(x).astype(np.int64)
+    else:
+        raise ConfigError(f"scheme target: domain = {domain!r}; use values or range")
+    target = str(p.get("target", "uniform"))
+    if target == "uniform":
+        return SAHierarchy.balanced(dom)
+    if target == "source":
+        counts = np.bincount(np.searchsorted(dom, x), minlength=dom.size)
+        return SAHierarchy.balanced(dom, [int(c) for c in counts])
+    if target == "normal":  # N(mid, (range / r)²) over the domain (Table 3.5: normal(4), (20))
+        sd = (hi - lo) / float(p.get("r", 4))
+        f = np.exp(-0.5 * ((dom - (lo + hi) / 2) / sd) ** 2)
+    elif target == "zipf":  # rank 1 = the largest value (reproduces Table 3.5's 8:92)
+        f = (hi - dom + 1.0) ** -float(p.get("s", 1))
+    else:
+        raise ConfigError(f"scheme target: target = {target!r}; use uniform, source, normal "
+                          "or zipf")  # fmt: skip
+    return SAHierarchy.balanced(dom, [int(v) for v in np.rint(f / f.max() * 1e6)])
+
+
+def _target(frame: Any, value: float, cell: Cell) -> Release:
+    """Seed 001 ch. 3 target-distribution release (``target_release``), QI = age.
+
+    Options (scheme or ``options``): ``target`` (uniform | source | normal with ``r`` |
+    zipf with ``s``), ``domain`` (values: the distinct SA values; range: every integer from
+    min to max), ``ratio`` (node ratios rounded to integers summing to it, default 10; 0 =
+    exact), ``mode`` (sa-only | qi-sa), ``groups`` (owner groups: that many equal-width age
+    bands, default 1 = the whole table), ``fakes`` (max_fakes: an int per group or a
+    fraction < 1), ``shift`` (§3.6 factor x; the swept value when parameter = "shift").
+    """
+    from privlab.table.permutation.target import shifted_hierarchy, target_release
+
+    p = {**cell.options, **cell.scheme_params}
+    x = frame[CAPITAL_LOSS].to_numpy()
+    h = _target_hierarchy(x, p)
+    shift = float(value) if cell.parameter == "shift" else p.get("shift")
+    groups = int(p.get("groups", 1))
+    mode = str(p.get("mode", "sa-only"))
+    if shift is not None:
+        if groups != 1 or mode != "sa-only":
+            raise ConfigError("scheme target: shift needs groups = 1 and mode = sa-only")
+        h = shifted_hierarchy(h, x, float(shift))
+    ratio = int(p.get("ratio", 10))
+    if ratio > 0:
+        h = _round_ratios(h, ratio)
+    gid = None
+    if groups > 1:
+        age = frame["age"].to_numpy()
+        edges = np.linspace(age.min(), age.max() + 1, groups + 1)
+        gid = np.searchsorted(edges, age, side="right") - 1
+    fakes = p.get("fakes", 0)
+    rel = target_release(frame, qi=["age"], sensitive=CAPITAL_LOSS, hierarchy=h, groups=gid,
+                         mode=mode, max_fakes=fakes, seed=cell.sub_seed(1))  # fmt: skip
+    return Release(rel, None, dict(rel.parameters))
+
+
+def _safe_k(_: Any, value: float, cell: Cell) -> Release:
+    # the analytic scheme releases nothing: its metric (delta) is computed from parameters
+    return Release(None)
+
+
+SCHEMES: dict[str, Scheme] = {
+    s.name: s
+    for s in (
+        Scheme("none", "graph", _identity, (), "the original graph (baseline)"),
+        Scheme("rsp", "graph", _perturb("random_sparsification"), (),
+               "random sparsification: delete a fraction of the edges"),
+        Scheme("rsp-alpha", "graph", _rsp_alpha, (),
+               "RSP parametrized by Sharad's α_E: deletes β = (1 − α_E)/(1 + α_E) of the edges",
+               pair_noise=True),
+        Scheme("rad", "graph", _perturb("random_add_delete"), (),
+               "random add/delete (Hay et al.): delete then insert m = fraction·|E| edges"),
+        Scheme("rsw", "graph", _perturb("random_switch"), (), "random switch (degree-preserving)"),
+        Scheme("rep", "graph", _perturb("random_edge_perturbation"), (),
+               "random edge perturbation with flip probability μ"),
+        Scheme("ri", "graph", _perturb("random_insertion"), (),
+               "random insertion (Sharad's 1HKA proxy): add fraction·|E| non-edges"),
+        Scheme("kda", "graph", _kda, (), "k-degree anonymization (simultaneous swap)",
+               integer=True),
+        Scheme("k-anonymity", "table", _k_anonymity, ("suppression",),
+               "optimal full-domain k-anonymization (Loss), parameter k", integer=True),
+        Scheme("l-diversity", "table", _sensitive_model("l-diversity"), ("k", "suppression"),
+               "optimal full-domain distinct ℓ-diversity (Loss) on the sensitive column, "
+               "parameter ℓ", integer=True),
+        Scheme("entropy-l-diversity", "table", _sensitive_model("entropy-l-diversity"),
+               ("k", "suppression"), "optimal full-domain entropy ℓ-diversity, parameter ℓ"),
+        Scheme("t-closeness", "table", _sensitive_model("t-closeness"),
+               ("k", "suppression", "distance"),
+               "optimal full-domain t-closeness (equal or ordered distance), parameter t"),
+        *(Scheme(m, "microdata", _ke_permute(m), ("k", "e"),
+                 f"(k, e)-anonymous permutation, partitioner {m} (seed 001; k = 4, e = 100)")
+          for m in ("min-sum", "min-max", "max-group", "random", "swap")),
+        Scheme("target", "microdata", _target,
+               ("target", "r", "s", "domain", "ratio", "mode", "groups", "fakes", "shift"),
+               "target-distribution release (seed 001 ch. 3, target_release; QI = age)"),
+        Scheme("safe-k", "none", _safe_k, ("k", "beta"),
+               "Li et al.'s sampling + strongly-safe k-anonymization (analytic)"),
+    )
+}  # fmt: skip
+SCHEMES["1hka"] = SCHEMES["ri"]
+
+
+def parse_scheme(text: str) -> tuple[str, dict[str, Any]]:
+    """``"name"`` or ``"name:key=value,key=value"`` → (name, {key: number or str}).
+
+    ConfigError for an unknown scheme or option.
+    """
+    name, _, rest = str(text).partition(":")
+    name = name.strip().lower()
+    if name not in SCHEMES:
+        raise ConfigError(f"unknown scheme {text!r}: use one of {', '.join(sorted(SCHEMES))}")
+    params: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, raw = part.partition("=")
+        key = key.strip()
+        if not eq or key not in SCHEMES[name].params:
+            allowed = ", ".join(SCHEMES[name].params) or "no options"
+            raise ConfigError(f"scheme {text!r}: bad option {part!r}; {name} takes: {allowed}")
+        try:
+            params[key] = float(raw) if "." in raw or "e" in raw.lower() else int(raw)
+        except ValueError:
+            params[key] = raw.strip()
+    return name, params
