@@ -6,8 +6,15 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from privlab.table.adult import ADULT_COLUMNS
+
+# Property tests check correctness; speed is measured in benchmarks/.  A per-example deadline
+# only turns a slow first call (igraph's import, a cold cache on a shared 2-core CI machine)
+# into a spurious failure, so no test has one.
+settings.register_profile("privlab", deadline=None)
+settings.load_profile("privlab")
 
 ADULT_QIS = list(ADULT_COLUMNS)
 
