@@ -1,0 +1,98 @@
+"""Argument checks of 3PSL, and the types of the callables it takes.
+
+Source: the inputs of seed 004 §2.11 (thesis §5.3.3, L1441–1459; parameters §5.6 L1657):
+graphs of one kind, thresholds t1 > t2 > t3, one scorer per phase.  Each check raises
+ConfigError (or InputError for the graphs) with the message the callers rely on, and
+returns the normalized value.  All O(1) but ``_check_scorers`` (O(3)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+from privlab.errors import ConfigError, InputError
+from privlab.graph.core import Graph
+
+Scorer = Callable[[np.ndarray, np.ndarray], np.ndarray]
+PairMask = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _check_graphs(aux: Any, san: Any) -> None:
+    for name, g in (("aux", aux), ("san", san)):
+        if not isinstance(g, Graph):
+            raise InputError(f"{name} must be a privlab Graph (Graph.from_networkx converts)")
+    if aux.directed != san.directed:
+        raise InputError(
+            f"aux is {'directed' if aux.directed else 'undirected'} but san is "
+            f"{'directed' if san.directed else 'undirected'}; give two graphs of the same kind"
+        )
+
+
+def _check_thresholds(thresholds: Any) -> tuple[int, int, int]:
+    try:
+        t = tuple(thresholds)
+    except TypeError:
+        t = ()
+    if (
+        len(t) != 3
+        or any(isinstance(x, bool) or not isinstance(x, Integral) for x in t)
+        or not (t[0] > t[1] > t[2] >= 0)
+    ):
+        raise ConfigError(
+            f"thresholds = {thresholds!r}: give three integers t1 > t2 > t3 ≥ 0 "
+            "(degree thresholds of the phases, e.g. (30, 9, 5))"
+        )
+    return int(t[0]), int(t[1]), int(t[2])
+
+
+def _check_unit(x: Any, name: str, hi: float) -> float:
+    if isinstance(x, bool) or not isinstance(x, Real) or not (0.0 <= float(x) <= hi):
+        raise ConfigError(f"{name} = {x!r}: give a number in [0, {hi:g}]")
+    return float(x)
+
+
+def _check_int(x: Any, name: str, lo: int) -> int:
+    if isinstance(x, bool) or not isinstance(x, Integral) or int(x) < lo:
+        raise ConfigError(f"{name} = {x!r}: give an integer ≥ {lo}")
+    return int(x)
+
+
+def _check_choice(x: Any, name: str, options: tuple[str, ...]) -> str:
+    if x not in options:
+        raise ConfigError(f"{name} = {x!r}: give one of {', '.join(map(repr, options))}")
+    return str(x)
+
+
+def _check_max_iter(x: Any) -> tuple[int, int, int]:
+    if isinstance(x, Integral) and not isinstance(x, bool):
+        v = _check_int(x, "max_iter", 1)
+        return v, v, v
+    try:
+        t = tuple(x)
+    except TypeError:
+        t = ()
+    if len(t) != 3:
+        raise ConfigError(f"max_iter = {x!r}: give an integer ≥ 1 or one per phase (three)")
+    return tuple(_check_int(y, "max_iter", 1) for y in t)  # type: ignore[return-value]
+
+
+def _check_scorers(scorers: Any) -> tuple[Scorer, Scorer, Scorer]:
+    if callable(scorers):
+        raise ConfigError(
+            "scorers: give a sequence of three callables, one per phase "
+            "(repeat one callable to use it for every phase)"
+        )
+    try:
+        s = tuple(scorers)
+    except TypeError:
+        s = ()
+    if len(s) != 3:
+        raise ConfigError(f"scorers: {len(s)} given, give three callables (one per phase)")
+    for k, f in enumerate(s, 1):
+        if not callable(f):
+            raise ConfigError(f"scorers[{k - 1}] (phase {k}) is not callable")
+    return s  # type: ignore[return-value]
