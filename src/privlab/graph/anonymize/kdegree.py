@@ -75,8 +75,6 @@ from privlab.graph.anonymize.kdegree_sequence import (
     TIE_ORDERS,
     _supergraph_condition,
     add_random_noise,
-    check_choice,
-    check_int,
     check_k,
     degree_order,
     dp_sorted,
@@ -85,6 +83,7 @@ from privlab.graph.anonymize.kdegree_sequence import (
     supergraph_condition,
 )
 from privlab.graph.core import Graph
+from privlab.validate import check_choice, check_int
 
 CONSTRUCT_ORDERS = ("random", "highest", "lowest")
 SAMPLINGS = ("targeted", "uniform")

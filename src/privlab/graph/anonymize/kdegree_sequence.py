@@ -50,6 +50,7 @@ import numpy as np
 
 from privlab.dp.noise import secure_generator
 from privlab.errors import ConfigError, InputError
+from privlab.validate import check_choice
 
 TIE_ORDERS = ("ascending", "descending", "random")
 PROBING_SCHEMES = (1, 2, 3, 4)
@@ -70,18 +71,6 @@ def check_k(k: Any, n: int) -> int:
             f"nodes; choose k ≤ {n}"
         )
     return k
-
-
-def check_choice(value: Any, name: str, choices: tuple) -> Any:
-    if value not in choices:
-        raise ConfigError(f"{name} = {value!r}: choose one of {', '.join(map(repr, choices))}")
-    return value
-
-
-def check_int(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
-        raise ConfigError(f"{name} = {value!r}: give an integer ≥ {low}")
-    return int(value)
 
 
 def _as_degrees(degrees: Any, name: str = "degrees") -> np.ndarray:

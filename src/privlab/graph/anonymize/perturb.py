@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -40,6 +39,9 @@ import numpy as np
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InfeasibleError
 from privlab.graph.core import Graph
+from privlab.validate import check_fraction
+
+_UNCHANGED = "0 leaves the graph unchanged"  # hint of the fraction/p errors
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ def random_sparsification(graph: Graph, fraction: float, *, seed: Any = None) ->
     m edges go, so |E'| = |E| − m.  O(m log m).
     """
     graph.require_undirected("random sparsification (RSP)")
-    f = _check_fraction(fraction, "fraction")
+    f = check_fraction(fraction, "fraction", low_open=False, hint=_UNCHANGED)
     rng = secure_generator(seed)
     edges = graph.edges()
     m = _count(f, edges.shape[0])
@@ -104,7 +106,7 @@ def random_add_delete(graph: Graph, fraction: float, *, seed: Any = None) -> Per
     a uniform random graph with |E| edges (seed 004 L1096).  O((m + |E|) log |E|).
     """
     graph.require_undirected("random add/delete (RAD)")
-    f = _check_fraction(fraction, "fraction")
+    f = check_fraction(fraction, "fraction", low_open=False, hint=_UNCHANGED)
     rng = secure_generator(seed)
     n, edges = graph.n_nodes, graph.edges()
     keys = _pair_index(edges, n)  # ascending: edges() is row-major with u < v
@@ -129,7 +131,7 @@ def random_insertion(graph: Graph, fraction: float, *, seed: Any = None) -> Pert
     O((m + |E|) log |E|).
     """
     graph.require_undirected("random insertion (RI, the 1HKA proxy)")
-    f = _check_fraction(fraction, "fraction")
+    f = check_fraction(fraction, "fraction", low_open=False, hint=_UNCHANGED)
     rng = secure_generator(seed)
     n, edges = graph.n_nodes, graph.edges()
     keys = _pair_index(edges, n)
@@ -159,7 +161,7 @@ def random_edge_perturbation(graph: Graph, p: float, *, seed: Any = None) -> Per
     O((|E| + k) log(|E| + k)) for k insertions.
     """
     graph.require_undirected("random edge perturbation (REP)")
-    prob = _check_fraction(p, "p")
+    prob = check_fraction(p, "p", low_open=False, hint=_UNCHANGED)
     rng = secure_generator(seed)
     n, edges = graph.n_nodes, graph.edges()
     keys = _pair_index(edges, n)
@@ -202,7 +204,7 @@ def random_switch(graph: Graph, fraction: float, *, seed: Any = None) -> Perturb
     ego-Facebook (88k edges) takes about 0.01 s at fraction 0.1 and 0.1 s at fraction 1.
     """
     graph.require_undirected("random switch (RSW)")
-    f = _check_fraction(fraction, "fraction")
+    f = check_fraction(fraction, "fraction", low_open=False, hint=_UNCHANGED)
     rng = secure_generator(seed)
     n, edges = graph.n_nodes, graph.edges()
     pairs = edges.shape[0] // 2
@@ -500,17 +502,6 @@ def _sample_absent(n: int, present: np.ndarray, k: int, rng: np.random.Generator
 
 
 # ============================================================================ helpers
-def _check_fraction(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise ConfigError(f"{name} = {value!r}: give a number in [0, 1]")
-    x = float(value)
-    if not math.isfinite(x) or not 0.0 <= x <= 1.0:
-        raise ConfigError(
-            f"{name} = {value!r}: give a number in [0, 1] (0 leaves the graph unchanged)"
-        )
-    return x
-
-
 def _count(fraction: float, total: int) -> int:
     """⌊fraction·total⌉, halves up, never above total."""
     return min(math.floor(fraction * total + 0.5), total)

@@ -5,13 +5,13 @@ Not public API: import the metrics from :mod:`privlab.graph.utility`.
 
 from __future__ import annotations
 
-import math
 import warnings
 import weakref
 from typing import Any
 
 import numpy as np
 
+from privlab import validate
 from privlab.errors import ConfigError, InputError
 from privlab.graph.core import Graph
 
@@ -94,21 +94,14 @@ def sample_sources(g: Graph, sample: Any, seed: Any, metric: str) -> np.ndarray 
 
 
 def check_choice(value: Any, allowed: tuple[str, ...], name: str, metric: str) -> str:
-    if value not in allowed:
-        raise ConfigError(
-            f"{metric}: {name} = {value!r}: choose one of {', '.join(map(repr, allowed))}"
-        )
-    return value
+    """:func:`privlab.validate.check_choice` with the message prefixed by ``"{metric}: "``."""
+    return validate.check_choice(value, f"{metric}: {name}", allowed)
 
 
 def check_fraction(value: Any, name: str, metric: str) -> float:
-    try:
-        q = float(value)
-    except (TypeError, ValueError):
-        q = math.nan
-    if not 0.0 < q <= 1.0:
-        raise ConfigError(f"{metric}: {name} = {value!r}: give a number in (0, 1]")
-    return q
+    """A real number in (0, 1], message prefixed by ``"{metric}: "``
+    (:func:`privlab.validate.check_fraction`)."""
+    return validate.check_fraction(value, f"{metric}: {name}")
 
 
 def total_degrees(g: Graph) -> np.ndarray:

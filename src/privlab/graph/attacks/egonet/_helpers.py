@@ -9,7 +9,6 @@ for q lookups; :func:`_groups` O(q log q).
 
 from __future__ import annotations
 
-from numbers import Integral
 from typing import Any, Literal
 
 import numpy as np
@@ -17,6 +16,7 @@ from scipy import sparse
 
 from privlab.errors import ConfigError, InputError
 from privlab.graph.core import Graph
+from privlab.validate import check_int
 
 _ROW_CHUNK = 512
 
@@ -103,6 +103,5 @@ def _check_scheme(scheme: Any) -> int:
 
 
 def _check_int(value: Any, name: str, low: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
-        raise ConfigError(f"{name} = {value!r}: give {what}, an integer ≥ {low}")
-    return int(value)
+    """:func:`privlab.validate.check_int` with ``what`` (the meaning) as the hint."""
+    return check_int(value, name, low, what)

@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import InputError
-from privlab.graph.attacks.egonet._helpers import _check_int, _gather_rows
+from privlab.graph.attacks.egonet._helpers import _gather_rows
 from privlab.graph.attacks.egonet.release import EgonetRelease
 from privlab.graph.attacks.learned.features import degree_bins
+from privlab.validate import check_int
 
 
 def egonet_node_histograms(
@@ -35,8 +36,8 @@ def egonet_node_histograms(
     an (len × n_bins) int32 array and the (len,) int32 degree of each node inside its
     egonet.  Vectorized per egonet; O(Σ degrees of the nodes + k_i per egonet touched).
     """
-    n_bins = _check_int(n_bins, "n_bins", 1, "the number of histogram bins (seed: 70)")
-    bin_width = _check_int(bin_width, "bin_width", 1, "the bin width (seed: 15)")
+    n_bins = check_int(n_bins, "n_bins", 1, "the number of histogram bins, seed: 70")
+    bin_width = check_int(bin_width, "bin_width", 1, "the bin width, seed: 15")
     eg = np.asarray(ego_idx, dtype=np.int64).reshape(-1)
     nd = np.asarray(node_idx, dtype=np.int64).reshape(-1)
     if eg.shape != nd.shape:

@@ -60,6 +60,7 @@ from scipy import sparse
 
 from privlab.errors import ConfigError, InputError
 from privlab.graph.core import Graph
+from privlab.validate import check_int
 
 #: Grid of split thresholds: τ ∈ {0, 1/GRID, …, 1} (seed 004 §2.6: steps of 0.05).
 GRID = 20
@@ -77,15 +78,9 @@ _F32_EXACT = 1 << 19  # counts below this: float32 quantization is exact
 
 
 # ============================================================================ validation
-def _check_int(value: Any, name: str, lo: int, hint: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral) or int(value) < lo:
-        raise ConfigError(f"{name} = {value!r}: give an integer ≥ {lo} ({hint})")
-    return int(value)
-
-
 def _check_blocks(hops: Any, blocks: Any) -> tuple[int, ...]:
     if blocks is None:
-        h = _check_int(hops, "hops", 1, "the number of neighbourhood blocks 1..hops")
+        h = check_int(hops, "hops", 1, "the number of neighbourhood blocks 1..hops")
         return tuple(range(1, h + 1))
     try:
         bl = tuple(blocks)
@@ -106,8 +101,8 @@ def degree_bins(degrees: np.ndarray, n_bins: int, bin_width: int) -> np.ndarray:
 
 def histogram(values: Any, *, n_bins: int, bin_width: int) -> np.ndarray:
     """The binned histogram of one list of degrees (the seed's §2.7 vector).  O(len + n)."""
-    n = _check_int(n_bins, "n_bins", 1, "the number of histogram bins")
-    b = _check_int(bin_width, "bin_width", 1, "the degree range per bin")
+    n = check_int(n_bins, "n_bins", 1, "the number of histogram bins")
+    b = check_int(bin_width, "bin_width", 1, "the degree range per bin")
     return np.bincount(degree_bins(np.asarray(values), n, b), minlength=n).astype(np.int32)
 
 
@@ -139,8 +134,8 @@ def degree_histograms(
     InputError for a directed graph (use :func:`directed_histograms`); ConfigError for
     n_bins or bin_width < 1 or bad blocks.
     """
-    n_bins = _check_int(n_bins, "n_bins", 1, "the number of histogram bins, e.g. 21")
-    bin_width = _check_int(bin_width, "bin_width", 1, "the degree range per bin, e.g. 50")
+    n_bins = check_int(n_bins, "n_bins", 1, "the number of histogram bins, e.g. 21")
+    bin_width = check_int(bin_width, "bin_width", 1, "the degree range per bin, e.g. 50")
     bl = _check_blocks(hops, blocks)
     _require_graph(graph)
     if graph.directed:
@@ -148,10 +143,10 @@ def degree_histograms(
             "degree_histograms needs an undirected graph; this one is directed — use "
             "directed_histograms (the 12 directed blocks of seed 004 §2.7) instead"
         )
-    hist, _ = _undirected(graph, n_bins, bin_width, bl, _check_int(chunk_work, "chunk_work", 1,
-                          "product operations per sub-block"), _check_int(mark_bytes,
+    hist, _ = _undirected(graph, n_bins, bin_width, bl, check_int(chunk_work, "chunk_work", 1,
+                          "product operations per sub-block"), check_int(mark_bytes,
                           "mark_bytes", 1, "bytes of the dense mark matrix"), count2=False,
-                          n_jobs=_check_int(n_jobs, "n_jobs", 1, "threads"))  # fmt: skip
+                          n_jobs=check_int(n_jobs, "n_jobs", 1, "threads"))  # fmt: skip
     return hist
 
 
@@ -315,14 +310,14 @@ def directed_histograms(
     module docstring).  Cost: four sparse products in row blocks, O(Σ_w (in_w + out_w)²).
     """
     hist, _, _ = _directed(n_nodes, src, dst, n_bins, bin_width,
-                           _check_int(chunk_work, "chunk_work", 1, "operations per sub-block"),
-                           _check_int(mark_bytes, "mark_bytes", 1, "bytes of the mark matrix"),
-                           _check_int(n_jobs, "n_jobs", 1, "threads"))  # fmt: skip
+                           check_int(chunk_work, "chunk_work", 1, "operations per sub-block"),
+                           check_int(mark_bytes, "mark_bytes", 1, "bytes of the mark matrix"),
+                           check_int(n_jobs, "n_jobs", 1, "threads"))  # fmt: skip
     return hist
 
 
 def _directed_edges(n_nodes: Any, src: Any, dst: Any) -> tuple[int, np.ndarray, np.ndarray]:
-    n = _check_int(n_nodes, "n_nodes", 0, "the number of nodes")
+    n = check_int(n_nodes, "n_nodes", 0, "the number of nodes")
     s = np.asarray(src).reshape(-1)
     d = np.asarray(dst).reshape(-1)
     if s.shape != d.shape:
@@ -341,8 +336,8 @@ def _directed_edges(n_nodes: Any, src: Any, dst: Any) -> tuple[int, np.ndarray, 
 
 
 def _directed(n_nodes, src, dst, n_bins, bin_width, chunk_work, mark_bytes, n_jobs=1):
-    n_bins = _check_int(n_bins, "n_bins", 1, "the number of histogram bins, e.g. 7")
-    bin_width = _check_int(bin_width, "bin_width", 1, "the degree range per bin, e.g. 50")
+    n_bins = check_int(n_bins, "n_bins", 1, "the number of histogram bins, e.g. 7")
+    bin_width = check_int(bin_width, "bin_width", 1, "the degree range per bin, e.g. 50")
     n, s, d = _directed_edges(n_nodes, src, dst)
     hist = np.zeros((n, 12, n_bins), dtype=np.int32)
     hop1 = np.zeros(n, dtype=np.int64)
@@ -463,15 +458,15 @@ def node_features(
     the row blocks.  Same cost as those.
     """
     _require_graph(graph)
-    jobs = _check_int(n_jobs, "n_jobs", 1, "threads for the row blocks")
+    jobs = check_int(n_jobs, "n_jobs", 1, "threads for the row blocks")
     if graph.directed:
         src = np.repeat(np.arange(graph.n_nodes, dtype=np.int64), graph.degrees())
         hist, hop1, hop2 = _directed(
             graph.n_nodes, src, graph.indices, n_bins, bin_width, _CHUNK_WORK, _MARK_BYTES, jobs
         )
         return NodeFeatures(hist, hop1, hop2, True, DIRECTED_BLOCKS, int(n_bins), int(bin_width))
-    n_bins = _check_int(n_bins, "n_bins", 1, "the number of histogram bins, e.g. 21")
-    bin_width = _check_int(bin_width, "bin_width", 1, "the degree range per bin, e.g. 50")
+    n_bins = check_int(n_bins, "n_bins", 1, "the number of histogram bins, e.g. 21")
+    bin_width = check_int(bin_width, "bin_width", 1, "the degree range per bin, e.g. 50")
     bl = _check_blocks(hops, blocks)
     hist, hop2 = _undirected(
         graph, n_bins, bin_width, bl, _CHUNK_WORK, _MARK_BYTES, count2=True, n_jobs=jobs
@@ -672,7 +667,7 @@ class PairFeatures:
         codes: bool = False,
     ) -> Iterator[tuple[slice, np.ndarray]]:
         """Yield ``(slice, X)`` for consecutive chunks of at most ``chunk_size`` pairs."""
-        size = _check_int(chunk_size, "chunk_size", 1, "pairs per chunk")
+        size = check_int(chunk_size, "chunk_size", 1, "pairs per chunk")
         u, v = check_pairs(u, v, self.a.n_nodes, self.b.n_nodes)
         ca, cb = self._columns(columns)
         yield from self._chunks(u, v, ca, cb, size, codes)
@@ -712,11 +707,8 @@ def pair_features(
     20·q).  See the module docstring for the layout and the quantization equivalence.
     For 10⁶ pairs use :func:`iter_pair_features`.  O(len(u) · n_features).
     """
-    fa = NodeFeatures(np.asarray(hist_a), np.asarray(deg_a), np.asarray(hop2_a), False,
-                      (), 0, 0)  # fmt: skip
-    fb = NodeFeatures(np.asarray(hist_b), np.asarray(deg_b), np.asarray(hop2_b), False,
-                      (), 0, 0)  # fmt: skip
-    return PairFeatures(fa, fb).transform(u, v, columns=columns, codes=codes)
+    pf = _pair_features_of(hist_a, deg_a, hop2_a, hist_b, deg_b, hop2_b)
+    return pf.transform(u, v, columns=columns, codes=codes)
 
 
 def iter_pair_features(
@@ -734,13 +726,15 @@ def iter_pair_features(
     codes: bool = False,
 ) -> Iterator[tuple[slice, np.ndarray]]:
     """:func:`pair_features` chunk by chunk: yields ``(slice of the pairs, X)``."""
-    fa = NodeFeatures(np.asarray(hist_a), np.asarray(deg_a), np.asarray(hop2_a), False,
-                      (), 0, 0)  # fmt: skip
-    fb = NodeFeatures(np.asarray(hist_b), np.asarray(deg_b), np.asarray(hop2_b), False,
-                      (), 0, 0)  # fmt: skip
-    yield from PairFeatures(fa, fb).iter_chunks(
-        u, v, chunk_size=chunk_size, columns=columns, codes=codes
-    )
+    pf = _pair_features_of(hist_a, deg_a, hop2_a, hist_b, deg_b, hop2_b)
+    yield from pf.iter_chunks(u, v, chunk_size=chunk_size, columns=columns, codes=codes)
+
+
+def _pair_features_of(hist_a, deg_a, hop2_a, hist_b, deg_b, hop2_b) -> PairFeatures:
+    """:class:`PairFeatures` of two graphs given as raw (histograms, degrees, 2-hop counts)."""
+    fa = NodeFeatures(np.asarray(hist_a), np.asarray(deg_a), np.asarray(hop2_a), False, (), 0, 0)
+    fb = NodeFeatures(np.asarray(hist_b), np.asarray(deg_b), np.asarray(hop2_b), False, (), 0, 0)
+    return PairFeatures(fa, fb)
 
 
 __all__ = [

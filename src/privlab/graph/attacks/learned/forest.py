@@ -49,23 +49,12 @@ import numpy as np
 from privlab.dp.noise import secure_generator
 from privlab.errors import ConfigError, InputError
 from privlab.graph.attacks.learned.roc import binary_labels
+from privlab.validate import check_fraction, check_int
 
 _PREDICT_CHUNK = 1 << 13
 
 
 # ============================================================================ validation
-def _check_int(value: Any, name: str, lo: int, hint: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral) or int(value) < lo:
-        raise ConfigError(f"{name} = {value!r}: give an integer ≥ {lo} ({hint})")
-    return int(value)
-
-
-def _check_fraction(value: Any, name: str, hint: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, Real) or not 0.0 < float(value) <= 1.0:
-        raise ConfigError(f"{name} = {value!r}: give a fraction in (0, 1] ({hint})")
-    return float(value)
-
-
 def _check_jobs(value: Any) -> int:
     if value is None:
         return 1
@@ -102,14 +91,59 @@ def _parallel(n_jobs: int):
     return Parallel(n_jobs=n_jobs, prefer="threads")
 
 
+# ============================================================================ shared part
+class _PairClassifier:
+    """What :class:`PairForest` and :class:`PairGBM` share once fitted: the fitted check,
+    prediction from all feature columns, and the fitted summary of ``to_dict``.
+
+    A subclass sets ``_fitted_attr`` (the attribute ``fit`` creates) and sets
+    ``n_features_in_``, ``used_features_``, ``n_identical_`` and ``n_non_identical_`` in
+    ``fit``.
+    """
+
+    _fitted_attr = ""
+    n_features_in_: int
+    used_features_: np.ndarray
+    n_identical_: int
+    n_non_identical_: int
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, self._fitted_attr):
+            raise ConfigError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+
+    def _check_used(self, X_used: Any) -> np.ndarray:
+        """The fitted check, then X_used as a (pairs, used_features_) array."""
+        self._check_fitted()
+        return _check_predict(X_used, self.used_features_.size, "the used_features_ columns")
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """P(identical) of each row of X (all ``n_features_in_`` columns), float64."""
+        self._check_fitted()
+        X = _check_predict(X, self.n_features_in_, "all features")
+        return self.predict_proba_used(X[:, self.used_features_])
+
+    def predict_proba_used(self, X_used: Any) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _fitted_summary(self) -> dict[str, int]:
+        return {
+            "n_features": self.n_features_in_,
+            "used_features": int(self.used_features_.size),
+            "n_identical": self.n_identical_,
+            "n_non_identical": self.n_non_identical_,
+        }
+
+
 # ============================================================================ the forest
-class PairForest:
+class PairForest(_PairClassifier):
     """Sharad's class-balanced random decision forest (seed 004 §2.6), see module docstring.
 
     ``fit(X, y)`` with y = 1 for identical pairs; ``predict_proba(X)`` returns float64
     P(identical), the mean of the trees' leaf distributions (Eq. 3.2).  ``seed``: None
     (fresh entropy), an int or a numpy Generator.
     """
+
+    _fitted_attr = "estimators_"
 
     def __init__(
         self,
@@ -121,16 +155,17 @@ class PairForest:
         n_jobs: int | None = 2,
         seed: Any = None,
     ):
-        self.n_trees = _check_int(n_trees, "n_trees", 1, "the number of trees T, e.g. 400")
-        self.per_class = _check_int(
+        self.n_trees = check_int(n_trees, "n_trees", 1, "the number of trees T, e.g. 400")
+        self.per_class = check_int(
             per_class, "per_class", 1, "pairs of each class per tree, e.g. 600"
         )
-        self.feature_fraction = _check_fraction(
-            feature_fraction, "feature_fraction", "share of features tried per split, e.g. 0.05"
-        )
-        self.min_split_fraction = _check_fraction(
-            min_split_fraction, "min_split_fraction", "nodes below this share of the tree's "
-            "sample are leaves, e.g. 0.10",
+        self.feature_fraction = check_fraction(
+            feature_fraction, "feature_fraction",
+            hint="share of features tried per split, e.g. 0.05",
+        )  # fmt: skip
+        self.min_split_fraction = check_fraction(
+            min_split_fraction, "min_split_fraction",
+            hint="nodes below this share of the tree's sample are leaves, e.g. 0.10",
         )  # fmt: skip
         if criterion not in ("entropy", "gini", "log_loss"):
             raise ConfigError(
@@ -204,20 +239,9 @@ class PairForest:
             self._compact.append(_remapped_tree(t, remap, max(1, self.used_features_.size)))
 
     # ------------------------------------------------------------------ predict
-    def _check_fitted(self) -> None:
-        if not hasattr(self, "estimators_"):
-            raise ConfigError("this PairForest is not fitted yet; call fit(X, y) first")
-
-    def predict_proba(self, X: Any) -> np.ndarray:
-        """P(identical) of each row of X (all ``n_features_in_`` columns), float64."""
-        self._check_fitted()
-        X = _check_predict(X, self.n_features_in_, "all features")
-        return self.predict_proba_used(X[:, self.used_features_])
-
     def predict_proba_used(self, X_used: Any) -> np.ndarray:
         """P(identical) from only the columns ``used_features_`` (in that order)."""
-        self._check_fitted()
-        X_used = _check_predict(X_used, self.used_features_.size, "the used_features_ columns")
+        X_used = self._check_used(X_used)
         n = X_used.shape[0]
         out = np.empty(n, dtype=np.float64)
         if n == 0:
@@ -254,10 +278,7 @@ class PairForest:
         }
         if hasattr(self, "estimators_"):
             d.update(
-                n_features=self.n_features_in_,
-                used_features=int(self.used_features_.size),
-                n_identical=self.n_identical_,
-                n_non_identical=self.n_non_identical_,
+                self._fitted_summary(),
                 mean_leaves=float(np.mean([e.get_n_leaves() for e in self.estimators_])),
                 mean_depth=float(np.mean([e.get_depth() for e in self.estimators_])),
             )
@@ -286,7 +307,7 @@ def _remapped_tree(tree: Any, remap: np.ndarray, n_features: int):
 
 
 # ============================================================================ GBM option
-class PairGBM:
+class PairGBM(_PairClassifier):
     """Gradient boosting on pairs (``method="gbm"``): not in the thesis, a fast alternative.
 
     scikit-learn's ``HistGradientBoostingClassifier`` fitted on at most ``per_class`` pairs
@@ -297,6 +318,8 @@ class PairGBM:
     Extra keyword arguments go to the scikit-learn estimator.  Cost O(max_iter · pairs ·
     features) to fit (on binned features), O(pairs · max_iter · depth) to predict.
     """
+
+    _fitted_attr = "model_"
 
     def __init__(
         self,
@@ -309,8 +332,8 @@ class PairGBM:
         seed: Any = None,
         **hgb_kw: Any,
     ):
-        self.per_class = _check_int(per_class, "per_class", 1, "pairs of each class, e.g. 20000")
-        self.max_iter = _check_int(max_iter, "max_iter", 1, "boosting iterations, e.g. 300")
+        self.per_class = check_int(per_class, "per_class", 1, "pairs of each class, e.g. 20000")
+        self.max_iter = check_int(max_iter, "max_iter", 1, "boosting iterations, e.g. 300")
         if (
             isinstance(learning_rate, bool)
             or not isinstance(learning_rate, Real)
@@ -318,7 +341,7 @@ class PairGBM:
         ):
             raise ConfigError(f"learning_rate = {learning_rate!r}: give a number > 0, e.g. 0.1")
         self.learning_rate = float(learning_rate)
-        self.max_leaf_nodes = _check_int(
+        self.max_leaf_nodes = check_int(
             max_leaf_nodes, "max_leaf_nodes", 2, "leaves per boosting tree, e.g. 31"
         )
         self.early_stopping = early_stopping
@@ -357,20 +380,9 @@ class PairGBM:
         self.n_non_identical_ = int(rows.size - y[rows].sum())
         return self
 
-    def _check_fitted(self) -> None:
-        if not hasattr(self, "model_"):
-            raise ConfigError("this PairGBM is not fitted yet; call fit(X, y) first")
-
-    def predict_proba(self, X: Any) -> np.ndarray:
-        """P(identical) of each row of X (all ``n_features_in_`` columns), float64."""
-        self._check_fitted()
-        X = _check_predict(X, self.n_features_in_, "all features")
-        return self.predict_proba_used(X[:, self.used_features_])
-
     def predict_proba_used(self, X_used: Any) -> np.ndarray:
         """P(identical) from only the columns ``used_features_`` (in that order)."""
-        self._check_fitted()
-        X_used = _check_predict(X_used, self.used_features_.size, "the used_features_ columns")
+        X_used = self._check_used(X_used)
         if X_used.shape[0] == 0:
             return np.empty(0, dtype=np.float64)
         col = int(np.flatnonzero(self.model_.classes_ == 1)[0])
@@ -388,10 +400,7 @@ class PairGBM:
         }
         if hasattr(self, "model_"):
             d.update(
-                n_features=self.n_features_in_,
-                used_features=int(self.used_features_.size),
-                n_identical=self.n_identical_,
-                n_non_identical=self.n_non_identical_,
+                self._fitted_summary(),
                 iterations=int(self.model_.n_iter_),
             )
         return d

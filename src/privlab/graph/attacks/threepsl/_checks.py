@@ -9,13 +9,15 @@ returns the normalized value.  All O(1) but ``_check_scorers`` (O(3)).
 from __future__ import annotations
 
 from collections.abc import Callable
-from numbers import Integral, Real
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 
 from privlab.errors import ConfigError, InputError
 from privlab.graph.core import Graph
+from privlab.validate import check_choice, check_number_in
+from privlab.validate import check_int as _check_int  # imported from here by the 3PSL modules
 
 Scorer = Callable[[np.ndarray, np.ndarray], np.ndarray]
 PairMask = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -50,21 +52,13 @@ def _check_thresholds(thresholds: Any) -> tuple[int, int, int]:
 
 
 def _check_unit(x: Any, name: str, hi: float) -> float:
-    if isinstance(x, bool) or not isinstance(x, Real) or not (0.0 <= float(x) <= hi):
-        raise ConfigError(f"{name} = {x!r}: give a number in [0, {hi:g}]")
-    return float(x)
-
-
-def _check_int(x: Any, name: str, lo: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, Integral) or int(x) < lo:
-        raise ConfigError(f"{name} = {x!r}: give an integer ≥ {lo}")
-    return int(x)
+    """A real number in [0, hi]."""
+    return check_number_in(x, name, 0.0, hi)
 
 
 def _check_choice(x: Any, name: str, options: tuple[str, ...]) -> str:
-    if x not in options:
-        raise ConfigError(f"{name} = {x!r}: give one of {', '.join(map(repr, options))}")
-    return str(x)
+    """One of the string ``options``, as a str."""
+    return str(check_choice(x, name, options))
 
 
 def _check_max_iter(x: Any) -> tuple[int, int, int]:
