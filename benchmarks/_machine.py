@@ -1,10 +1,13 @@
-"""What the benchmark scripts print about the machine they ran on."""
+"""What the benchmark scripts print about the machine they ran on, and how they time a call."""
 
 from __future__ import annotations
 
 import os
 import platform
+import statistics
+import time
 from pathlib import Path
+from typing import Any
 
 
 def _proc_field(path: str, key: str) -> str | None:
@@ -33,3 +36,18 @@ def default_data() -> str:
     return os.environ.get("PRIVLAB_DATA") or str(
         Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
     )
+
+
+def median_time(fn: Any, repeat: int, *, warmup: bool = False) -> tuple[float, Any]:
+    """``(median seconds, last result)`` of ``repeat`` timed calls of ``fn()``.
+
+    With ``warmup``, one untimed call first (caches, lazy imports, JIT).
+    """
+    if warmup:
+        fn()
+    times, out = [], None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), out

@@ -18,16 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _machine import machine
+from _machine import machine, median_time
 
 from privlab.dp.queries import count, histogram
 
@@ -73,13 +71,8 @@ print(json.dumps(out))
 
 
 def timed(fn, repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    """Median seconds of ``repeat`` calls after one warm-up."""
+    return median_time(fn, repeat, warmup=True)[0]
 
 
 def run_anchor(python: str, which: str, repeat: int) -> dict:

@@ -14,28 +14,17 @@ reused by the igraph-based metrics, as the library does.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _machine import default_data, machine
+from _machine import default_data, machine, median_time
 
 from privlab.graph import utility as U
 from privlab.graph.core import Graph, read_graph
 from privlab.graph.utility._base import igraph_of
-
-
-def timed(fn, repeat: int):
-    times, out = [], None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return out, statistics.median(times)
 
 
 def perturbed(g: Graph, fraction: float, seed: int) -> Graph:
@@ -110,7 +99,7 @@ def main() -> None:
     print("| metric | value | seconds |\n|---|---|---|")
     total = 0.0
     for name, fn, show in rows:
-        value, seconds = timed(fn, r)
+        seconds, value = median_time(fn, r)
         total += seconds
         print(f"| {name} | {show(value)} | {seconds:.3f} |")
     release = perturbed(g, 0.10, seed)
@@ -118,14 +107,14 @@ def main() -> None:
         ("Hellinger DD (vs release)", lambda: U.hellinger_dd(g, release)),
         ("Hellinger JDD (vs release)", lambda: U.hellinger_jdd(g, release)),
     ]:
-        value, seconds = timed(fn, r)
+        seconds, value = median_time(fn, r)
         total += seconds
         print(f"| {name} | {value:.4f} | {seconds:.3f} |")
     print(f"| **all metrics** | | **{total:.2f}** |")
 
     print("\n## compare(original, release): 10 % of edges deleted, as many random ones added\n")
-    exact, t_exact = timed(lambda: U.compare(g, release), r)
-    sampled, t_sampled = timed(lambda: U.compare(g, release, sample=k, seed=seed), r)
+    t_exact, exact = median_time(lambda: U.compare(g, release), r)
+    t_sampled, sampled = median_time(lambda: U.compare(g, release, sample=k, seed=seed), r)
     print(f"compare exact: {t_exact:.2f} s; compare with sample = {k}: {t_sampled:.2f} s\n")
     print(exact.to_markdown())
     print(f"\nSampled (k = {k}, seed = {seed}):\n")

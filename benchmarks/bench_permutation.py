@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from _machine import default_data, machine
+from _machine import default_data, machine, median_time
 
 from privlab.table.permutation import is_ke_anonymous, ke_partition
 
@@ -187,13 +187,8 @@ def _start_postgres() -> tuple[str, Any] | None:
 
 
 def _median_seconds(fn: Any, repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    """Median seconds of ``repeat`` calls after one warm-up."""
+    return median_time(fn, repeat, warmup=True)[0]
 
 
 def bench_query_scale(rows: int, dsn: str | None, repeat: int) -> None:

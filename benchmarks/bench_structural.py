@@ -19,7 +19,6 @@ nodes).  Timings are medians of ``--repeat`` runs; subgraph runs start from a fr
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _machine import default_data, machine
+from _machine import default_data, machine, median_time
 
 from privlab.graph.anonymize.perturb import random_add_delete
 from privlab.graph.attacks.refinement import (
@@ -72,22 +71,13 @@ def fmt_buckets(b: BucketCounts) -> str:
     return " | ".join(f"{c:,} ({100 * f:.1f}%)" for c, f in zip(b.counts, b.fractions, strict=True))
 
 
-def timed(fn, repeat: int):
-    times, out = [], None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), out
-
-
 def refinement_section(graphs, repeat: int) -> None:
     print("\n## Vertex refinement H_i and H*\n")
     print("| graph | n | m | H* time | rounds | stable level s | classes at H_1 … H* |")
     print("|---|---|---|---|---|---|---|")
     results = {}
     for name, g in graphs:
-        sec, r = timed(lambda g=g: vertex_refinement(g), repeat)
+        sec, r = median_time(lambda g=g: vertex_refinement(g), repeat)
         results[name] = r
         cls = " → ".join(f"{c:,}" for c in r.n_classes[1:])
         print(f"| {name} | {g.n_nodes:,} | {g.n_edges:,} | {sec:.3f} s | "

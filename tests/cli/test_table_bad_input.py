@@ -134,28 +134,21 @@ def test_job_file_with_unknown_key(files, tmp_path):
     assert_rejected(run(["table", "anonymize", "--job", job]), files, "unknown keys ['kk']")
 
 
-def test_job_file_runs(files, tmp_path):
-    job = write(
-        tmp_path,
-        "job.toml",
-        'input = "data.csv"\noutput = "out.csv"\nqi = ["zip"]\nk = 3\n'
-        '[hierarchy]\nzip = "zip.csv"\n',
-    )
+@pytest.mark.parametrize(
+    "job_text",
+    [
+        pytest.param('qi = ["zip"]\nk = 3\n[hierarchy]\nzip = "zip.csv"\n', id="hierarchy-file"),
+        pytest.param(
+            'qi = ["age"]\nk = 2\n[hierarchy]\nage = "interval:width=10,fanout=2"\n',
+            id="inline-hierarchy-spec",
+        ),
+    ],
+)
+def test_job_file_runs(files, tmp_path, job_text):
+    job = write(tmp_path, "job.toml", 'input = "data.csv"\noutput = "out.csv"\n' + job_text)
     result = run(["table", "anonymize", "--job", job, "--json"])
     assert result.exit_code == 0, result.output
     assert '"levels"' in result.stdout and files["out"].exists()
-
-
-def test_job_file_with_inline_hierarchy_spec(files, tmp_path):
-    job = write(
-        tmp_path,
-        "job.toml",
-        'input = "data.csv"\noutput = "out.csv"\nqi = ["age"]\nk = 2\n'
-        '[hierarchy]\nage = "interval:width=10,fanout=2"\n',
-    )
-    result = run(["table", "anonymize", "--job", job, "--json"])
-    assert result.exit_code == 0, result.output
-    assert files["out"].exists()
 
 
 @pytest.mark.parametrize(

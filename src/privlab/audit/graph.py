@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from privlab.audit.findings import AuditResult, Finding, Thresholds, _pct
-from privlab.audit.report_sections import _method_section, _summary_section
+from privlab.audit.report_sections import _finish_audit
 from privlab.errors import ConfigError, InputError
 from privlab.graph.attacks.refinement import (
     BUCKET_LABELS,
@@ -336,15 +336,15 @@ def audit_graph(
         plots.degree_distributions(original.degrees(), {"release": release.degrees()}),
         "Degree distributions (log-log): original in black.",
     )
-    _method_section(
+    return _finish_audit(
+        "graph",
+        findings,
+        details,
         report,
         th,
         "Structural checks follow Hay et al. (seed 002): vertex refinement H1/H2/H*, the H1 "
         "posterior under random perturbation, and subgraph (edge-fact) knowledge.",
     )
-    result = AuditResult("graph", findings, details, report, th)
-    _summary_section(report, findings, result.severity)
-    return result
 
 
 def _bucket_dict(sizes: np.ndarray) -> dict[str, Any]:

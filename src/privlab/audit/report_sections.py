@@ -6,7 +6,9 @@ method section states the severity thresholds and what the checks assume.
 
 from __future__ import annotations
 
-from privlab.audit.findings import Finding, Thresholds, _pct, _verdict
+from typing import Any
+
+from privlab.audit.findings import AuditResult, Finding, Thresholds, _pct, _verdict
 from privlab.report import Report, Section
 
 
@@ -38,3 +40,19 @@ def _method_section(report: Report, th: Thresholds, extra: str) -> None:
         "A low severity means the attacks tried here failed; it is not a proof of safety.\n\n"
         + extra
     )
+
+
+def _finish_audit(
+    kind: str,
+    findings: list[Finding],
+    details: dict[str, Any],
+    report: Report,
+    th: Thresholds,
+    method: str,
+) -> AuditResult:
+    """End every audit alike: the method section (with ``method``, what the checks of this
+    ``kind`` do), the result, and its summary put first in the report."""
+    _method_section(report, th, method)
+    result = AuditResult(kind, findings, details, report, th)
+    _summary_section(report, findings, result.severity)
+    return result

@@ -13,7 +13,7 @@ from typing import Any
 import polars as pl
 
 from privlab.audit.findings import AuditResult, Finding, Thresholds, _pct
-from privlab.audit.report_sections import _method_section, _summary_section
+from privlab.audit.report_sections import _finish_audit
 from privlab.audit.table_findings import (
     _disclosure_blocks,
     _disclosure_findings,
@@ -134,17 +134,14 @@ def audit_table(
     details["utility"] = util
     findings.append(_utility_finding_table(util, qi))
     _utility_blocks_table(report.add_section("Utility"), util, qi, hier, num)
-    _method_section(
-        report, th,
+    return _finish_audit(
+        "table", findings, details, report, th,
         "Re-identification links every original record to the released rows its exact "
         "quasi-identifiers are covered by (its class, plus suppressed rows); a person is "
         "*singled out* when exactly one row is left. Prosecutor risk assumes the adversary "
         "knows the person is in the release. Disclosure: the adversary locates the person's "
         "class and reads the sensitive values in it.",
     )  # fmt: skip
-    result = AuditResult("table", findings, details, report, th)
-    _summary_section(report, findings, result.severity)
-    return result
 
 
 # ---------------------------------------------------------------------------- permutation
@@ -247,15 +244,12 @@ def _audit_permutation(
         "groups and how spread their sensitive values are."
     )
     sec.add_table([util], "Groups of the permutation release.")
-    _method_section(
-        report, th,
+    return _finish_audit(
+        "permutation", findings, details, report, th,
         "Re-identification links the original's exact quasi-identifiers to the published QI "
         "table. Disclosure is the permutation inference of seed 001: the posterior of a "
         "person's value is their group's published multiset (averaged over candidate rows).",
     )  # fmt: skip
-    result = AuditResult("permutation", findings, details, report, th)
-    _summary_section(report, findings, result.severity)
-    return result
 
 
 def _truth_column(series: pl.Series, kind: str) -> pl.Series:

@@ -44,12 +44,17 @@ TOLERANCE = 1e-12
 Composition = Literal["basic", "advanced"]
 
 
+def _as_float(value: Any, name: str, expected: str) -> float:
+    """``value`` as a float; ConfigError ``"NAME = VALUE: give EXPECTED"`` when it is none."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name} = {value!r}: give {expected}") from None
+
+
 def check_epsilon(epsilon: float, name: str = "epsilon", *, allow_zero: bool = False) -> float:
     """ε as a float; ConfigError unless finite and > 0 (≥ 0 with ``allow_zero``)."""
-    try:
-        value = float(epsilon)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{name} = {epsilon!r}: give a number > 0") from None
+    value = _as_float(epsilon, name, "a number > 0")
     if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
         raise ConfigError(
             f"{name} = {epsilon!r}: ε must be a finite number > 0 (typical values: 0.1 to 2)"
@@ -59,10 +64,7 @@ def check_epsilon(epsilon: float, name: str = "epsilon", *, allow_zero: bool = F
 
 def check_delta(delta: float, name: str = "delta") -> float:
     """δ as a float; ConfigError unless 0 ≤ δ < 1."""
-    try:
-        value = float(delta)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{name} = {delta!r}: give a number in [0, 1)") from None
+    value = _as_float(delta, name, "a number in [0, 1)")
     if not 0 <= value < 1:
         raise ConfigError(f"{name} = {delta!r}: δ must be in [0, 1), and in practice far below 1/n")
     return value
@@ -70,10 +72,7 @@ def check_delta(delta: float, name: str = "delta") -> float:
 
 def check_beta(beta: float, name: str = "beta") -> float:
     """Sampling probability β; ConfigError unless 0 < β < 1."""
-    try:
-        value = float(beta)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{name} = {beta!r}: give a sampling probability in (0, 1)") from None
+    value = _as_float(beta, name, "a sampling probability in (0, 1)")
     if not 0 < value < 1:
         raise ConfigError(f"{name} = {beta!r}: the sampling probability β must be in (0, 1)")
     return value

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special
 
-from privlab.dp.accountant import Budget, check_delta, check_epsilon
+from privlab.dp.accountant import Budget, _as_float, check_delta, check_epsilon
 from privlab.dp.noise import (
     bernoulli_exp,
     discrete_gaussian,
@@ -73,10 +73,7 @@ class Release:
 
 def check_sensitivity(sensitivity: float, name: str = "sensitivity") -> float:
     """Sensitivity as a float; ConfigError unless finite and > 0."""
-    try:
-        value = float(sensitivity)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{name} = {sensitivity!r}: give a number > 0") from None
+    value = _as_float(sensitivity, name, "a number > 0")
     if not math.isfinite(value) or value <= 0:
         raise ConfigError(f"{name} = {sensitivity!r}: the sensitivity must be finite and > 0")
     return value

@@ -102,6 +102,16 @@ def _legend(ax: Axes, **kw: Any) -> None:
         ax.legend(frameon=False, fontsize="small", **kw)
 
 
+def _finish_xy(ax: Axes, x_label: str, y_label: str, title: str, log_x: bool, log_y: bool) -> None:
+    """Log scales where asked, then labels, title and legend (:func:`_style`, :func:`_legend`)."""
+    if log_x:
+        ax.set_xscale("log")
+    if log_y:
+        ax.set_yscale("log")
+    _style(ax, x_label, y_label, title)
+    _legend(ax)
+
+
 def _colors(n: int) -> list[Any]:
     from matplotlib import colormaps
 
@@ -164,12 +174,7 @@ def metric_vs_parameter(
             capsize=3,
             linewidth=1.5,
         )
-    if log_x:
-        ax.set_xscale("log")
-    if log_y:
-        ax.set_yscale("log")
-    _style(ax, x_label, y_label, title)
-    _legend(ax)
+    _finish_xy(ax, x_label, y_label, title, log_x, log_y)
     return fig
 
 
@@ -521,12 +526,7 @@ def line_curves(
     for label, color in zip(labels, _colors(len(labels)), strict=True):
         for j, (x, y) in enumerate(_curve_list(curves[label])):
             ax.plot(x, y, color=color, linewidth=1.5, label=str(label) if j == 0 else None)
-    if log_x:
-        ax.set_xscale("log")
-    if log_y:
-        ax.set_yscale("log")
-    _style(ax, x_label, y_label, title)
-    _legend(ax)
+    _finish_xy(ax, x_label, y_label, title, log_x, log_y)
     return fig
 
 

@@ -420,7 +420,41 @@ class AECS(Metric):
 
 
 @dataclass
-class NonUniformEntropy(Metric):
+class _PerAttributeMetric(Metric):
+    """A loss per quasi-identifier, weighed by ``gs`` and aggregated by ``aggregation``.
+
+    What :class:`NonUniformEntropy` and :class:`Precision` share: the options, their checks
+    and factors (:func:`_gs_factors`), the value (:func:`_aggregate_plain` of
+    :meth:`per_attribute`) and ``to_dict``.  Subclasses set ``name`` and the default
+    ``aggregation``.
+    """
+
+    monotonic: bool = False
+    gs: float = 0.5
+    aggregation: str = "sum"
+
+    def __post_init__(self) -> None:
+        self.g_factor, self.s_factor = _gs_factors(self.gs)
+        _check_aggregation(self.aggregation, self.name)
+
+    @abstractmethod
+    def per_attribute(self, table: ClassTable, kept: np.ndarray) -> np.ndarray:
+        """The loss of each quasi-identifier, before aggregation."""
+
+    def value(self, table: ClassTable, kept: np.ndarray) -> float:
+        return float(_aggregate_plain(self.per_attribute(table, kept), self.aggregation))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "metric": self.name,
+            "monotonic": self.monotonic,
+            "gs": self.gs,
+            "aggregation": self.aggregation,
+        }
+
+
+@dataclass
+class NonUniformEntropy(_PerAttributeMetric):
     """Non-uniform entropy (de Waal & Willenborg 1999; Gionis & Tassa 2009), as in ARX.
 
     For attribute j at level l, the generalization part is
@@ -444,14 +478,8 @@ class NonUniformEntropy(Metric):
     Complexity: bind O(Σ_j leaves_j × h_j); value O(m × d).
     """
 
-    monotonic: bool = False
-    gs: float = 0.5
     aggregation: str = "sum"
     name: str = field(default="entropy", init=False)
-
-    def __post_init__(self) -> None:
-        self.g_factor, self.s_factor = _gs_factors(self.gs)
-        _check_aggregation(self.aggregation, "entropy")
 
     def bind(self, groupify: Groupify) -> None:
         super().bind(groupify)
@@ -487,9 +515,6 @@ class NonUniformEntropy(Metric):
                     raw[j] = raw[j] + float(np.sum(c * _log2(c / suppressed) * self.s_factor))
         return self._finish(raw)
 
-    def value(self, table: ClassTable, kept: np.ndarray) -> float:
-        return float(_aggregate_plain(self.per_attribute(table, kept), self.aggregation))
-
     def lower_bounds(self) -> np.ndarray:
         levels = _node_levels(self.g)
         per_attr = np.stack(
@@ -497,17 +522,9 @@ class NonUniformEntropy(Metric):
         )
         return np.asarray(_aggregate_plain(per_attr, self.aggregation))
 
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "metric": self.name,
-            "monotonic": self.monotonic,
-            "gs": self.gs,
-            "aggregation": self.aggregation,
-        }
-
 
 @dataclass
-class Precision(Metric):
+class Precision(_PerAttributeMetric):
     """Precision (Sweeney 2002, "Prec"), ARX's ``MetricMDNMPrecision`` / ``MetricMDPrecision``.
 
     For attribute j with hierarchy height h_j at level l_j (share 0 when h_j = 0):
@@ -526,14 +543,8 @@ class Precision(Metric):
     Complexity: value O(m + d); bounds O(nodes × d).
     """
 
-    monotonic: bool = False
-    gs: float = 0.5
     aggregation: str = "arithmetic"
     name: str = field(default="precision", init=False)
-
-    def __post_init__(self) -> None:
-        self.g_factor, self.s_factor = _gs_factors(self.gs)
-        _check_aggregation(self.aggregation, "precision")
 
     def bind(self, groupify: Groupify) -> None:
         super().bind(groupify)
@@ -552,23 +563,12 @@ class Precision(Metric):
         k, s = float(released.sum()), float(suppressed.sum())
         return ((k * share) * self.g_factor + s * self.s_factor) / float(self.g.n_records)
 
-    def value(self, table: ClassTable, kept: np.ndarray) -> float:
-        return float(_aggregate_plain(self.per_attribute(table, kept), self.aggregation))
-
     def lower_bounds(self) -> np.ndarray:
         share = self._share(_node_levels(self.g))
         if self.monotonic:
             return np.asarray(_aggregate_plain(share * self.g_factor, self.aggregation))
         per_attr = np.minimum(share * self.g_factor, self.s_factor) * (1.0 - _SLACK)
         return np.asarray(_aggregate_plain(per_attr, self.aggregation))
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "metric": self.name,
-            "monotonic": self.monotonic,
-            "gs": self.gs,
-            "aggregation": self.aggregation,
-        }
 
 
 @dataclass

@@ -22,7 +22,7 @@ Complexity: :func:`sample_linkage_pairs` O(A log A) for A appearances plus O(req
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,7 +133,7 @@ def sample_linkage_pairs(
     """
     n_id = _check_int(n_identical_per_case, "n_identical_per_case", 0, "a number of pairs")
     n_non = _check_int(n_non_identical, "n_non_identical", 0, "a number of pairs")
-    min_degree = _check_int(min_degree, "min_degree", 0, "the degree threshold (seed: 5)")
+    min_degree = _check_int(min_degree, "min_degree", 0, "the degree threshold, seed: 5")
     if isinstance(cases, str):
         if cases != "complete":
             raise ConfigError(f"cases = {cases!r}: give a list of 1, 2, 3 or 'complete'")
@@ -220,6 +220,32 @@ def _first_distinct(keys: np.ndarray, n: int) -> np.ndarray:
     return np.sort(first)[:n]
 
 
+def _distinct_draws(
+    cum: np.ndarray,
+    total: int,
+    n: int,
+    width: int,
+    draw: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The first ``n`` distinct pairs (i, j) of a rejection sampler, as two index arrays.
+
+    Each round draws 2n + 64 slots g with P(g) ∝ the increments of ``cum`` (``total`` =
+    ``cum[-1]``); ``draw(g)`` turns them into candidate pairs, dropping rejected ones.  Pairs
+    are keyed ``i·width + j`` (``j < width``) and kept in draw order until ``n`` are distinct:
+    when ``draw`` gives pairs uniformly, n pairs uniform without replacement.
+    """
+    keys_all = np.zeros(0, np.int64)
+    while True:
+        g = np.searchsorted(cum, rng.integers(0, total, size=2 * n + 64), side="right")
+        i, j = draw(g)
+        keys_all = np.concatenate([keys_all, i * width + j])
+        sel = _first_distinct(keys_all, n)
+        if sel.size >= n:
+            k = keys_all[sel]
+            return k // width, k % width
+
+
 def _within_pairs(members: np.ndarray, orig: np.ndarray, n: int, rng) -> tuple:
     """Uniform n unordered pairs of ``members`` (appearance ids) sharing an original node."""
     order, starts, sizes = _groups(orig[members])
@@ -239,20 +265,15 @@ def _within_pairs(members: np.ndarray, orig: np.ndarray, n: int, rng) -> tuple:
         second = first + 1 + (np.arange(first.size) - np.repeat(csum - rep, rep))
         pick = rng.choice(first.size, size=min(n, first.size), replace=False)
         return srt[first[pick]], srt[second[pick]], total
-    cum = np.cumsum(counts)
-    keys_all = np.zeros(0, np.int64)
-    while True:
-        m = 2 * n + 64
-        g = np.searchsorted(cum, rng.integers(0, total, size=m), side="right")
+
+    def draw(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         p = rng.integers(0, sizes[g])
         q = rng.integers(0, sizes[g] - 1)
         q = q + (q >= p)
-        i, j = starts[g] + np.minimum(p, q), starts[g] + np.maximum(p, q)
-        keys_all = np.concatenate([keys_all, i * srt.size + j])
-        sel = _first_distinct(keys_all, n)
-        if sel.size >= n:
-            k = keys_all[sel]
-            return srt[k // srt.size], srt[k % srt.size], total
+        return starts[g] + np.minimum(p, q), starts[g] + np.maximum(p, q)
+
+    i, j = _distinct_draws(np.cumsum(counts), total, n, srt.size, draw, rng)
+    return srt[i], srt[j], total
 
 
 def _across_pairs(left: np.ndarray, right: np.ndarray, orig: np.ndarray, n: int, rng) -> tuple:
@@ -277,18 +298,12 @@ def _across_pairs(left: np.ndarray, right: np.ndarray, orig: np.ndarray, n: int,
         )
         pick = rng.choice(firsts.size, size=min(n, firsts.size), replace=False)
         return lsrt[firsts[pick]], rsrt[seconds[pick]], total
-    cum = np.cumsum(counts)
-    keys_all = np.zeros(0, np.int64)
-    while True:
-        m = 2 * n + 64
-        g = np.searchsorted(cum, rng.integers(0, total, size=m), side="right")
-        i = lst[g] + rng.integers(0, lsz[g])
-        j = rst[g] + rng.integers(0, rsz[g])
-        keys_all = np.concatenate([keys_all, i * rsrt.size + j])
-        sel = _first_distinct(keys_all, n)
-        if sel.size >= n:
-            k = keys_all[sel]
-            return lsrt[k // rsrt.size], rsrt[k % rsrt.size], total
+
+    def draw(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return lst[g] + rng.integers(0, lsz[g]), rst[g] + rng.integers(0, rsz[g])
+
+    i, j = _distinct_draws(np.cumsum(counts), total, n, rsrt.size, draw, rng)
+    return lsrt[i], rsrt[j], total
 
 
 def _different_pairs(
@@ -342,23 +357,18 @@ def _different_pairs(
         ai, bi = ai[ok], bi[ok]
         pick = rng.choice(ai.size, size=min(n, ai.size), replace=False)
         return left[ai[pick]], rset[bi[pick]], total
-    cum = np.cumsum(w)
-    keys_all = np.zeros(0, np.int64)
-    size = max(left.size, rset.size)
-    while True:
-        m = 2 * n + 64
-        ai = np.searchsorted(cum, rng.integers(0, ordered, size=m), side="right")
+
+    def draw(ai: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         r = rng.integers(0, w[ai])
         bi = np.where(r < lo[ai], r, r + (hi - lo)[ai])
         ok = orig[left[ai]] != orig[rset[bi]]
         ai, bi = ai[ok], bi[ok]
         if same_set:
             ai, bi = np.minimum(ai, bi), np.maximum(ai, bi)
-        keys_all = np.concatenate([keys_all, ai * size + bi])
-        sel = _first_distinct(keys_all, n)
-        if sel.size >= n:
-            k = keys_all[sel]
-            return left[k // size], rset[k % size], total
+        return ai, bi
+
+    ai, bi = _distinct_draws(np.cumsum(w), ordered, n, max(left.size, rset.size), draw, rng)
+    return left[ai], rset[bi], total
 
 
 __all__ = ["CASE_NAMES", "LinkagePairs", "sample_linkage_pairs"]
