@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import privlab.table.permutation.partition as P
+import privlab.table.permutation.partition_dp as dp
 from privlab.errors import ConfigError, InfeasibleError, InputError
 from privlab.table.permutation import exhaustive_partition, is_ke_anonymous, ke_partition
 
@@ -156,8 +156,8 @@ def test_fast_paths_match_the_quadratic_recurrence(scalar_lag, case):
     rng = np.random.default_rng(seed)
     x = rng.random(n) * n_values if real else rng.integers(0, n_values, n).astype(float)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(P, "_SCALAR_LAG", scalar_lag)
-        mp.setattr(P, "_DENSE_BUDGET", 7)  # exercise block splitting
+        mp.setattr(dp, "_SCALAR_LAG", scalar_lag)
+        mp.setattr(dp, "_DENSE_BUDGET", 7)  # exercise block splitting
         try:
             ms = ke_partition(x, k, e)
         except InfeasibleError:
