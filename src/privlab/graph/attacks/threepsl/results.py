@@ -35,11 +35,9 @@ class IterationInfo:
     pairs: np.ndarray
 
 
-@dataclass(frozen=True)
-class PhaseMetrics:
-    """Accuracy m_true/m_out and coverage m_true/m_tot of one phase (Tables 5.6–5.8)."""
+class _AccuracyCoverage:
+    """accuracy = m_true/m_out and coverage = m_true/m_tot (seed 004 §2.12); 0.0 over zero."""
 
-    phase: int
     m_out: int
     m_true: int
     m_tot: int
@@ -51,6 +49,16 @@ class PhaseMetrics:
     @property
     def coverage(self) -> float:
         return self.m_true / self.m_tot if self.m_tot else 0.0
+
+
+@dataclass(frozen=True)
+class PhaseMetrics(_AccuracyCoverage):
+    """Accuracy m_true/m_out and coverage m_true/m_tot of one phase (Tables 5.6–5.8)."""
+
+    phase: int
+    m_out: int
+    m_true: int
+    m_tot: int
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -64,7 +72,7 @@ class PhaseMetrics:
 
 
 @dataclass(frozen=True)
-class ThreePhaseMetrics:
+class ThreePhaseMetrics(_AccuracyCoverage):
     """Seed 004 §2.12: accuracy = m_true/m_out, coverage = m_true/m_tot.
 
     ``m_out``/``m_true`` count the output mappings whose two nodes both have degree
@@ -82,14 +90,6 @@ class ThreePhaseMetrics:
     n_common: int
     m_true_all: int
     phases: tuple[PhaseMetrics, PhaseMetrics, PhaseMetrics]
-
-    @property
-    def accuracy(self) -> float:
-        return self.m_true / self.m_out if self.m_out else 0.0
-
-    @property
-    def coverage(self) -> float:
-        return self.m_true / self.m_tot if self.m_tot else 0.0
 
     @property
     def coverage_all(self) -> float:
