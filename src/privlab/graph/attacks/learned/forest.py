@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import os
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
@@ -92,7 +93,7 @@ def _parallel(n_jobs: int):
 
 
 # ============================================================================ shared part
-class _PairClassifier:
+class _PairClassifier(ABC):
     """What :class:`PairForest` and :class:`PairGBM` share once fitted: the fitted check,
     prediction from all feature columns, and the fitted summary of ``to_dict``.
 
@@ -122,8 +123,9 @@ class _PairClassifier:
         X = _check_predict(X, self.n_features_in_, "all features")
         return self.predict_proba_used(X[:, self.used_features_])
 
-    def predict_proba_used(self, X_used: Any) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def predict_proba_used(self, X_used: Any) -> np.ndarray:
+        """P(identical) of each row of X_used (the ``used_features_`` columns only)."""
 
     def _fitted_summary(self) -> dict[str, int]:
         return {
