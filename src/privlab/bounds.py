@@ -52,6 +52,14 @@ class Bounds:
     upper: float | None
     exact: float | None = None
 
+    @classmethod
+    def of(cls, lower: Any, upper: Any) -> Bounds:
+        """``[lower, upper]`` as floats, ``exact`` set when they coincide; all None if either is."""
+        if lower is None or upper is None:
+            return cls(None, None, None)
+        lower, upper = float(lower), float(upper)
+        return cls(lower, upper, lower if lower == upper else None)
+
     @property
     def width(self) -> float | None:
         if self.lower is None or self.upper is None:
@@ -67,13 +75,6 @@ class Bounds:
 
     def to_dict(self) -> dict[str, Any]:
         return {"lower": self.lower, "upper": self.upper, "exact": self.exact}
-
-
-def _bounds(lower: float | None, upper: float | None) -> Bounds:
-    if lower is None or upper is None:
-        return Bounds(None, None, None)
-    lower, upper = float(lower), float(upper)
-    return Bounds(lower, upper, lower if lower == upper else None)
 
 
 @dataclass(frozen=True, eq=False)
@@ -217,26 +218,6 @@ def _check_agg(agg: str) -> str:
     return a
 
 
-def group_sum_bounds(
-    offsets: Any, lo_sorted: Any, hi_sorted: Any, hits: Any
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per-group SUM bounds from CSR arrays (see :class:`GroupedValues`).  O(E + G)."""
-    return GroupedValues(
-        np.asarray(offsets, dtype=np.int64),
-        np.asarray(lo_sorted, dtype=np.float64),
-        np.asarray(hi_sorted, dtype=np.float64),
-    ).sum_bounds(hits)
-
-
-def aggregate_bounds(agg: str, offsets: Any, lo_sorted: Any, hi_sorted: Any, hits: Any) -> Bounds:
-    """Combined bounds for ``agg`` from CSR arrays and per-group hits.  O(E + G)."""
-    return GroupedValues(
-        np.asarray(offsets, dtype=np.int64),
-        np.asarray(lo_sorted, dtype=np.float64),
-        np.asarray(hi_sorted, dtype=np.float64),
-    ).aggregate(agg, hits)
-
-
 def help_table(offsets: Any, lo_sorted: Any, hi_sorted: Any, sizes: Any) -> dict[str, np.ndarray]:
     """The help table HT of seed 001 §2.5.2 (Table 2.4): one row per (group, hits).
 
@@ -288,18 +269,16 @@ def combine_help_rows(agg: str, rows: dict[str, np.ndarray], hits: Any) -> Bound
         return Bounds(None, None, None)
     if agg in ("sum", "avg"):
         div = total if agg == "avg" else 1
-        return _bounds(rows["sum_lb"].sum() / div, rows["sum_ub"].sum() / div)
+        return Bounds.of(rows["sum_lb"].sum() / div, rows["sum_ub"].sum() / div)
     if agg == "min":
-        return _bounds(rows["min_lb"].min(), rows["min_ub"].min())
-    return _bounds(rows["max_lb"].max(), rows["max_ub"].max())
+        return Bounds.of(rows["min_lb"].min(), rows["min_ub"].min())
+    return Bounds.of(rows["max_lb"].max(), rows["max_ub"].max())
 
 
 __all__ = [
     "AGGREGATES",
     "Bounds",
     "GroupedValues",
-    "aggregate_bounds",
     "combine_help_rows",
-    "group_sum_bounds",
     "help_table",
 ]

@@ -171,10 +171,7 @@ def anatomy_count_bounds(release: PermutationRelease, where: Any, value: Any) ->
     sel = release.sa.filter(pl.col("value") == str(value))
     c_v = np.zeros(sizes.size, dtype=np.int64)
     c_v[sel["group_id"].to_numpy()] = sel["count"].to_numpy()
-    lower = np.maximum(0, m - (sizes - c_v)).sum()
-    upper = np.minimum(m, c_v).sum()
-    lo, hi = float(lower), float(upper)
-    return Bounds(lo, hi, lo if lo == hi else None)
+    return Bounds.of(np.maximum(0, m - (sizes - c_v)).sum(), np.minimum(m, c_v).sum())
 
 
 __all__ = ["anatomy", "anatomy_count_bounds", "anatomy_groups"]

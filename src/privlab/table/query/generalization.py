@@ -357,8 +357,7 @@ def generalized_bounds(
     cov, part = status == 1, status == -1
     if agg == "COUNT":
         lo = float(sizes[cov].sum())
-        hi = lo + float(sizes[part].sum())
-        return Bounds(lo, hi, lo if lo == hi else None)
+        return Bounds.of(lo, lo + float(sizes[part].sum()))
     if not (cov.any() or part.any()):
         return Bounds(None, None, None)
     gid, hits = help_rows["group_id"], help_rows["hits"]
@@ -382,7 +381,7 @@ def generalized_bounds(
             np.maximum.at(maxs, g_part, pick("sum_ub", in_part))
             lo += mins.sum()
             hi += maxs.sum()
-        return _mk(lo, hi)
+        return Bounds.of(lo, hi)
     if agg == "MIN":
         lo = min(
             pick("min_lb", in_cov).min(initial=np.inf),
@@ -390,14 +389,14 @@ def generalized_bounds(
         )
         # no covered group: a single tuple of one partial group may be all that is selected
         hi = pick("min_ub", in_cov).min() if cov.any() else pick("min_ub", first_part).max()
-        return _mk(lo, hi)
+        return Bounds.of(lo, hi)
     if agg == "MAX":
         hi = max(
             pick("max_ub", in_cov).max(initial=-np.inf),
             pick("max_ub", first_part).max(initial=-np.inf),
         )
         lo = pick("max_lb", in_cov).max() if cov.any() else pick("max_lb", first_part).min()
-        return _mk(lo, hi)
+        return Bounds.of(lo, hi)
     if agg != "AVG":
         raise ConfigError(f"aggregate {aggregate!r}: use one of {AGGREGATES}")
     n = float(sizes[cov].sum())
@@ -413,9 +412,4 @@ def generalized_bounds(
     with np.errstate(invalid="ignore", divide="ignore"):
         lo = ((base_lo + cs_lo) / (n + k))[start:].min()
         hi = ((base_hi + cs_hi) / (n + k))[start:].max()
-    return _mk(lo, hi)
-
-
-def _mk(lo: float, hi: float) -> Bounds:
-    lo, hi = float(lo), float(hi)
-    return Bounds(lo, hi, lo if lo == hi else None)
+    return Bounds.of(lo, hi)
