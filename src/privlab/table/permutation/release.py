@@ -254,8 +254,6 @@ class PermutationRelease:
                 weights=self.sa["count"].to_numpy(),
                 minlength=sizes.size,
             ).astype(np.int64)
-        if published.size < sizes.size:
-            published = np.pad(published, (0, sizes.size - published.size))
         short = np.flatnonzero(published[: sizes.size] < sizes)
         if short.size:
             g = int(short[0])
@@ -385,6 +383,17 @@ def shuffled_qi_table(
     return table, order
 
 
+def dense_group_ids(groups: Any, n: int, expected: str = "integer group ids") -> np.ndarray:
+    """One integer group id per row, renumbered 0..G−1 in ascending id order.  O(n log n)."""
+    g = np.asarray(groups)
+    if g.shape != (n,):
+        raise InputError(f"groups: one group id per row ({n}) expected, got shape {g.shape}")
+    if g.dtype.kind not in "iu":
+        raise InputError(f"groups: {expected} expected")
+    _, gid = np.unique(g, return_inverse=True)
+    return gid.astype(np.int64).reshape(-1)
+
+
 def release_from_groups(
     frame: Any,
     *,
@@ -403,13 +412,7 @@ def release_from_groups(
     df = as_polars(frame)
     qi = check_roles(df, qi, sensitive)
     x = numeric_sensitive(df, sensitive)
-    g = np.asarray(groups)
-    if g.shape != (df.height,):
-        raise InputError(f"groups: one group id per row ({df.height}) expected, got {g.shape}")
-    if g.dtype.kind not in "iu":
-        raise InputError("groups: integer group ids expected")
-    _, gid = np.unique(g, return_inverse=True)
-    gid = gid.astype(np.int64).reshape(-1)
+    gid = dense_group_ids(groups, df.height)
     order = np.lexsort((x, gid))
     sa = pl.DataFrame(
         {
@@ -453,22 +456,19 @@ def permute(
         from privlab.table.permutation.partition import _check_ke
 
         k, e = _check_ke(k, e)
-        g = np.asarray(groups)
-        if g.shape != (df.height,) or g.dtype.kind not in "iu":
-            raise InputError(f"groups: one integer group id per row ({df.height}) expected")
-        _, gid = np.unique(g, return_inverse=True)
-        ok = is_ke_anonymous(x, gid.reshape(-1), k, e)
+        gid = dense_group_ids(groups, df.height)
+        ok = is_ke_anonymous(x, gid, k, e)
         if not ok.all():
             bad = int(np.flatnonzero(~ok)[0])
             raise InfeasibleError(
-                f"the given group {np.unique(g)[bad]} is not ({k}, {e:g})-anonymous "
-                f"({int(ok.size - ok.sum())} of {ok.size} groups fail)"
+                f"the given group {np.unique(np.asarray(groups))[bad]} is not "
+                f"({k}, {e:g})-anonymous ({int(ok.size - ok.sum())} of {ok.size} groups fail)"
             )
         return release_from_groups(
             df,
             qi=qi,
             sensitive=sensitive,
-            groups=g,
+            groups=gid,
             parameters={"model": "(k,e)-anonymity", "k": k, "e": e, "partitioner": "given"},
             seed=seed,
         )
@@ -510,6 +510,7 @@ __all__ = [
     "FORMAT",
     "PermutationRelease",
     "as_polars",
+    "dense_group_ids",
     "permute",
     "release_from_groups",
 ]

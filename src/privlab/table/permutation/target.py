@@ -43,6 +43,7 @@ from privlab.table.permutation.release import (
     PermutationRelease,
     as_polars,
     check_roles,
+    dense_group_ids,
     numeric_sensitive,
     shuffled_qi_table,
 )
@@ -709,13 +710,7 @@ def _group_ids(df: pl.DataFrame, groups: Any) -> np.ndarray:
             raise InputError(f"groups: column {groups!r} has missing values")
         _, gid = np.unique(col.cast(pl.String).to_numpy().astype(str), return_inverse=True)
         return gid.astype(np.int64).reshape(-1)
-    g = np.asarray(groups)
-    if g.shape != (n,):
-        raise InputError(f"groups: one group id per row ({n}) expected, got shape {g.shape}")
-    if g.dtype.kind not in "iu":
-        raise InputError("groups: integer group ids (or a column name) expected")
-    _, gid = np.unique(g, return_inverse=True)
-    return gid.astype(np.int64).reshape(-1)
+    return dense_group_ids(groups, n, "integer group ids (or a column name)")
 
 
 def _qi_subgroups(df: pl.DataFrame, qi: list[str], gid: np.ndarray) -> np.ndarray:
@@ -725,8 +720,7 @@ def _qi_subgroups(df: pl.DataFrame, qi: list[str], gid: np.ndarray) -> np.ndarra
     out = np.empty(df.height, dtype=np.int64)
     for i, rows in enumerate(parts["_r"].to_list()):
         out[np.asarray(rows, dtype=np.int64)] = i
-    _, out = np.unique(out, return_inverse=True)
-    return out.astype(np.int64).reshape(-1)
+    return out
 
 
 def target_release(
