@@ -36,8 +36,15 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from privlab.dp.noise import is_insecure_seed
 from privlab.errors import ConfigError, InputError
-from privlab.table.permutation.release import PermutationRelease
+from privlab.table.permutation.release import (
+    PermutationRelease,
+    as_polars,
+    check_roles,
+    numeric_sensitive,
+    shuffled_qi_table,
+)
 from privlab.table.permutation.target import SAHierarchy, Subdomain, _msor_nodes
 
 __all__ = [
@@ -476,14 +483,6 @@ def personalized_release(
     release group whose SA rows are its members' subdomains; the QI rows are shuffled as in
     every permutation release.  Complexity: that of the method.
     """
-    from privlab.dp.noise import is_insecure_seed
-    from privlab.table.permutation.release import (
-        as_polars,
-        check_roles,
-        numeric_sensitive,
-        shuffled_qi_table,
-    )
-
     if method not in METHODS:
         raise ConfigError(f"method: {method!r} unknown; use one of {sorted(METHODS)}")
     df = as_polars(frame)
