@@ -33,14 +33,9 @@ def _split(values: list[str] | None) -> list[str]:
     return out
 
 
-def _typed(series: pl.Series, na: set[str]) -> pl.Series:
-    """A CSV text column as Int64 / Float64 when every present cell is a number, else text.
-
-    Cells in ``na`` become null.  O(n).
-    """
-    if series.dtype != pl.String:
-        return series
-    s = (
+def _null_na(series: pl.Series, na: set[str]) -> pl.Series:
+    """A text column with the cells in ``na`` set to null.  O(n)."""
+    return (
         series.to_frame()
         .select(
             pl.when(pl.col(series.name).is_in(sorted(na)))
@@ -50,6 +45,16 @@ def _typed(series: pl.Series, na: set[str]) -> pl.Series:
         )
         .to_series()
     )
+
+
+def _typed(series: pl.Series, na: set[str]) -> pl.Series:
+    """A CSV text column as Int64 / Float64 when every present cell is a number, else text.
+
+    Cells in ``na`` become null.  O(n).
+    """
+    if series.dtype != pl.String:
+        return series
+    s = _null_na(series, na)
     present = s.drop_nulls().str.strip_chars()
     if present.len() == 0:
         return s
@@ -81,16 +86,7 @@ def _load_input(
     if numeric_sa:
         sa = frame[sensitive]
         if sa.dtype == pl.String:
-            sa = (
-                sa.to_frame()
-                .select(
-                    pl.when(pl.col(sensitive).is_in(sorted(na_set)))
-                    .then(None)
-                    .otherwise(pl.col(sensitive))
-                    .alias(sensitive)
-                )
-                .to_series()
-            )
+            sa = _null_na(sa, na_set)
         values = numeric_column(sa, str(path), allow_missing=False)
         cols.append(pl.Series(sensitive, values))
     else:
