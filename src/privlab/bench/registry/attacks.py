@@ -32,10 +32,11 @@ class Attack:
     schemes: tuple[str, ...] | None = None  # None: any scheme of the kind
 
 
-def _bucket_names() -> tuple[str, ...]:
+def _bucket_outputs(prefix: str) -> tuple[str, ...]:
+    """``<prefix>_bucket_<label>`` for each of Hay et al.'s candidate-set-size buckets."""
     from privlab.graph.attacks.refinement import BUCKET_LABELS
 
-    return tuple(f"h1_bucket_{b}" for b in BUCKET_LABELS)
+    return tuple(f"{prefix}_bucket_{b}" for b in BUCKET_LABELS)
 
 
 def _h1(original: Any, r: Release | None, cell: Cell) -> CellResult:
@@ -44,15 +45,9 @@ def _h1(original: Any, r: Release | None, cell: Cell) -> CellResult:
     assert r is not None
     risk = perturbation_h1_risk(original, r.data, int(r.m or 0))
     fr = risk.buckets.fractions
-    out = dict(zip(_bucket_names(), fr, strict=True))
+    out = dict(zip(_bucket_outputs("h1"), fr, strict=True))
     out["h1_mean_top_probability"] = float(risk.top_probability.mean())
     return CellResult(out)
-
-
-def _bucket_outputs(prefix: str) -> tuple[str, ...]:
-    from privlab.graph.attacks.refinement import BUCKET_LABELS
-
-    return tuple(f"{prefix}_bucket_{b}" for b in BUCKET_LABELS)
 
 
 def _size_curve(sizes: np.ndarray) -> tuple[list[float], list[float]]:
@@ -219,7 +214,7 @@ def _test_pairs(pair: Any, n_non: int, min_degree: int, cell: Cell):
 ATTACKS: dict[str, Attack] = {
     a.name: a
     for a in (
-        Attack("h1", "graph", _h1, (*_bucket_names(), "h1_mean_top_probability"), (),
+        Attack("h1", "graph", _h1, (*_bucket_outputs("h1"), "h1_mean_top_probability"), (),
                "H_1 (degree) re-identification after RAD: equivalent candidate-set buckets",
                schemes=("none", "rad")),
         Attack("refinement", "graph", _refinement,

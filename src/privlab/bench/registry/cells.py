@@ -23,6 +23,11 @@ class Cell:
     seed: int  # derived from (spec seed, cell key): use it for every random choice
     options: dict[str, Any]
 
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The spec's ``options``, overridden by the scheme's own ``name:key=value`` ones."""
+        return {**self.options, **self.scheme_params}
+
     def rng(self, stream: int) -> np.random.Generator:
         """An independent generator for sub-task ``stream`` of this cell."""
         return np.random.default_rng(np.random.SeedSequence([self.seed, stream]))
@@ -46,4 +51,3 @@ class Release:
 
     data: Any
     m: int | None = None
-    info: dict[str, Any] = field(default_factory=dict)

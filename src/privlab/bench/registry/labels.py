@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from privlab.bench.registry.attacks import LEARNED_FP, _bucket_names, _bucket_outputs
+from privlab.bench.registry.attacks import LEARNED_FP, _bucket_outputs
 from privlab.bench.registry.metrics import METRICS
 
 
 def output_labels() -> dict[str, str]:
     """Default y labels of every metric an adapter can produce."""
     labels = {name: m.label for name, m in METRICS.items()}
-    labels.update({b: f"fraction of nodes with candidate set {b[10:]}" for b in _bucket_names()})
+    for p, what in (("h1", ""), ("refine", " (H_i)"), ("subgraph", " (subgraph knowledge)")):
+        labels.update({b: f"fraction of nodes with candidate set {b.split('_bucket_')[1]}{what}"
+                       for b in _bucket_outputs(p)})  # fmt: skip
     labels["h1_mean_top_probability"] = "mean top re-identification probability (H_1)"
-    for p, what in (("refine", "H_i"), ("subgraph", "subgraph knowledge")):
-        labels.update({b: f"fraction of nodes with candidate set {b.split('_bucket_')[1]} "
-                       f"({what})" for b in _bucket_outputs(p)})  # fmt: skip
     labels["refine_stable_level"] = "stable refinement level (H* = H_s)"
     labels["subgraph_median_size"] = "median candidate-set size (subgraph knowledge)"
     labels.update({

@@ -92,8 +92,8 @@ def _suppressed(_: Any, r: Release, cell: Cell) -> float:
 def _delta(_: Any, r: Release, cell: Cell) -> float:
     from privlab.dp.sampling import delta
 
-    k = int(cell.scheme_params.get("k", cell.options.get("k", 5)))
-    beta = float(cell.scheme_params.get("beta", cell.options.get("beta", 0.2)))
+    k = int(cell.settings.get("k", 5))
+    beta = float(cell.settings.get("beta", 0.2))
     eps = cell.value if cell.parameter == "epsilon" else float(cell.options["epsilon"])
     return float(delta(k, beta, eps))
 

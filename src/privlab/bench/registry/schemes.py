@@ -41,7 +41,7 @@ def _perturb(fn_name: str) -> Callable[[Any, float, Cell], Release]:
         from privlab.graph.anonymize import perturb
 
         out = getattr(perturb, fn_name)(g, float(value), seed=cell.sub_seed(1))
-        return Release(out.graph, out.parameters.get("m"), dict(out.parameters))
+        return Release(out.graph, out.parameters.get("m"))
 
     return apply
 
@@ -50,7 +50,7 @@ def _rsp_alpha(g: Any, value: float, cell: Cell) -> Release:
     from privlab.graph.anonymize.perturb import random_sparsification
 
     out = random_sparsification(g, (1 - value) / (1 + value), seed=cell.sub_seed(1))
-    return Release(out.graph, out.parameters.get("m"), dict(out.parameters))
+    return Release(out.graph, out.parameters.get("m"))
 
 
 def _kda(g: Any, value: float, cell: Cell) -> Release:
@@ -68,9 +68,9 @@ def _k_anonymity(table: Any, value: float, cell: Cell) -> Release:
     from privlab.table.anonymize import anonymize_table
     from privlab.table.models import KAnonymity
 
-    limit = float(cell.scheme_params.get("suppression", cell.options.get("suppression", 0.0)))
+    limit = float(cell.settings.get("suppression", 0.0))
     out = anonymize_table(table, [KAnonymity(int(value))], suppression_limit=limit)
-    return Release(out, None, out.to_dict())
+    return Release(out)
 
 
 def _sensitive_model(model: str) -> Callable[[Any, float, Cell], Release]:
@@ -84,7 +84,7 @@ def _sensitive_model(model: str) -> Callable[[Any, float, Cell], Release]:
             raise ConfigError(f"scheme {model!r} needs a sensitive column: set data_options "
                               "sensitive = [\"occupation\"] (for example)")  # fmt: skip
         sa = table.sensitive[0]
-        p = {**cell.options, **cell.scheme_params}
+        p = cell.settings
         if model == "l-diversity":
             models: list[Any] = [tm.DistinctLDiversity(sa, int(value))]
         elif model == "entropy-l-diversity":
@@ -95,7 +95,7 @@ def _sensitive_model(model: str) -> Callable[[Any, float, Cell], Release]:
         if k > 1:
             models.insert(0, tm.KAnonymity(k))
         out = anonymize_table(table, models, suppression_limit=float(p.get("suppression", 0.0)))
-        return Release(out, None, out.to_dict())
+        return Release(out)
 
     return apply
 
@@ -106,11 +106,11 @@ def _ke_permute(method: str) -> Callable[[Any, float, Cell], Release]:
     def apply(frame: Any, value: float, cell: Cell) -> Release:
         from privlab.table.permutation import permute
 
-        p = {**cell.options, **cell.scheme_params}
+        p = cell.settings
         qi = [c for c in frame.columns if c != CAPITAL_LOSS]
         rel = permute(frame, qi=qi, sensitive=CAPITAL_LOSS, k=int(p.get("k", 4)),
                       e=float(p.get("e", 100)), method=method, seed=cell.sub_seed(1))  # fmt: skip
-        return Release(rel, None, {"groups": rel.n_groups})
+        return Release(rel)
 
     return apply
 
@@ -178,7 +178,7 @@ def _target(frame: Any, value: float, cell: Cell) -> Release:
     """
     from privlab.table.permutation.target import shifted_hierarchy, target_release
 
-    p = {**cell.options, **cell.scheme_params}
+    p = cell.settings
     x = frame[CAPITAL_LOSS].to_numpy()
     h = _target_hierarchy(x, p)
     shift = float(value) if cell.parameter == "shift" else p.get("shift")
@@ -199,7 +199,7 @@ def _target(frame: Any, value: float, cell: Cell) -> Release:
     fakes = p.get("fakes", 0)
     rel = target_release(frame, qi=["age"], sensitive=CAPITAL_LOSS, hierarchy=h, groups=gid,
                          mode=mode, max_fakes=fakes, seed=cell.sub_seed(1))  # fmt: skip
-    return Release(rel, None, dict(rel.parameters))
+    return Release(rel)
 
 
 def _safe_k(_: Any, value: float, cell: Cell) -> Release:
