@@ -250,6 +250,8 @@ def test_builtin_spec_runs_reduced(name, tmp_path):
 
 def test_li_delta_decreases_in_k_and_epsilon(tmp_path):
     run_spec(load_spec("li-delta").reduce(), tmp_path)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["experiments"]["beta-0.2"]["log_y"] is True  # δ spans decades
     res = pl.read_csv(tmp_path / "results.csv").filter(pl.col("experiment") == "beta-0.2")
     for k_small, k_big in [(5, 10), (10, 20), (20, 50)]:
         a = res.filter(pl.col("scheme") == f"safe-k:k={k_small}").sort("value")["result"]

@@ -63,6 +63,7 @@ def test_good_spec_parses_and_reduces():
         ("data_options = { n = 120, m = 3 }", "data_options = { rows = 3 }", ["has no option"]),
         ('name = "g"', 'name = "g"\ncolour = 1', ["unknown key(s) 'colour'"]),
         ("seeds = 2", 'seeds = 2\ny_labels = { auc = "x" }', ["y_labels", "auc"]),
+        ("seeds = 2", 'seeds = 2\nlog_y = "yes"', ["log_y = 'yes'", "true or false"]),
     ],
 )
 def test_errors_name_file_experiment_and_key(old, new, fragments):

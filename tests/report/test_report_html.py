@@ -292,6 +292,24 @@ def test_results_without_curves_or_manifest(results_dir):
     assert len(img_sources(r.render())) == 3
 
 
+def test_manifest_log_scales_reach_the_metric_plots(results_dir, monkeypatch):
+    _rewrite(results_dir / "manifest.json", '"x_label": "k"', '"x_label": "k", "log_y": true')
+    seen = []
+    real = plots.metric_vs_parameter
+
+    def spy(data, **kw):
+        seen.append((kw["y_label"], kw["log_x"], kw["log_y"]))
+        return real(data, **kw)
+
+    monkeypatch.setattr(plots, "metric_vs_parameter", spy)
+    report_from_results(results_dir)
+    assert sorted(seen) == [
+        ("clustering", False, False),  # experiment "utility": no manifest entry
+        ("information loss", False, True),
+        ("re-identified fraction", False, True),
+    ]
+
+
 def test_header_only_curves_file_means_no_curves(results_dir):
     """The bench runner writes curves.csv with only its header when nothing draws a curve."""
     header = (results_dir / "curves.csv").read_text(encoding="utf-8").splitlines()[0]

@@ -325,6 +325,8 @@ def build_outputs(
                 "title": e.title,
                 "x_label": e.x_label,
                 "y_label": dict(e.y_labels),
+                "log_x": e.log_x,
+                "log_y": e.log_y,
                 "parameter": e.parameter,
                 "data": e.data,
                 "schemes": list(e.schemes),

@@ -20,6 +20,7 @@ A spec file::
     seeds = 3                     # a count (0..n-1) or a list of ints
     x_label = "fraction of edges perturbed"
     y_labels = { clustering = "clustering coefficient" }
+    log_y = false                 # log scales in the report's plots (also log_x)
     options = { path_sample = 200 }
 
     [experiment.reduced]          # what --reduced replaces (any of the keys above)
@@ -47,7 +48,8 @@ from privlab.errors import ConfigError
 _SPEC_KEYS = {"name", "title", "seed", "description"}
 _EXP_KEYS = {
     "name", "title", "data", "data_options", "schemes", "parameter", "values", "metrics",
-    "attacks", "seeds", "x_label", "y_labels", "options", "reduced", "description",
+    "attacks", "seeds", "x_label", "y_labels", "log_x", "log_y", "options", "reduced",
+    "description",
 }  # fmt: skip
 
 
@@ -70,6 +72,8 @@ class Experiment:
     options: dict[str, Any] = field(default_factory=dict)
     reduced: dict[str, Any] = field(default_factory=dict)
     description: str = ""
+    log_x: bool = False  # the report draws this axis on a log scale
+    log_y: bool = False
 
     @property
     def outputs(self) -> tuple[str, ...]:
@@ -145,6 +149,7 @@ def _raw_of(e: Experiment) -> dict[str, Any]:
         "values": {s: list(v) for s, v in e.values.items()}, "metrics": list(e.metrics),
         "attacks": list(e.attacks), "seeds": list(e.seeds), "x_label": e.x_label,
         "y_labels": dict(e.y_labels), "options": dict(e.options), "description": e.description,
+        "log_x": e.log_x, "log_y": e.log_y,
     }  # fmt: skip
 
 
@@ -285,6 +290,9 @@ def _experiment(raw: Any, index: int, source: str) -> Experiment:
                    f"experiment ({', '.join(outputs)})")  # fmt: skip
     defaults = registry.output_labels()
     y_labels = {o: y_raw.get(o, defaults.get(o, o)) for o in outputs}
+    for key in ("log_x", "log_y"):
+        if not isinstance(raw.get(key, False), bool):
+            raise _err(source, where, f"{key} = {raw[key]!r}: give true or false")
     options = raw.get("options", {})
     if not isinstance(options, dict):
         raise _err(source, where, f"options = {options!r}: give a table")
@@ -299,7 +307,8 @@ def _experiment(raw: Any, index: int, source: str) -> Experiment:
         data_options=dict(data_options), schemes=tuple(schemes), parameter=parameter,
         values=values, metrics=metrics, attacks=attacks, seeds=seeds, x_label=x_label,
         y_labels=y_labels, options=dict(options), reduced=dict(reduced),
-        description=str(raw.get("description", "")),
+        description=str(raw.get("description", "")), log_x=raw.get("log_x", False),
+        log_y=raw.get("log_y", False),
     )  # fmt: skip
 
 

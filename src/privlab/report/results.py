@@ -12,7 +12,8 @@ The results folder is the contract with the benchmark runner (``privlab bench``)
     (x = risk, y = number of records); any other name is drawn as plain curves.
 ``manifest.json`` (optional)
     ``{"spec", "title", "created", "machine", "experiments": {name: {"title", "x_label",
-    "y_label": {metric: label}, "log_x", "frontier": {"risk": metric, "loss": metric}}}}``.
+    "y_label": {metric: label}, "log_x", "log_y", "frontier": {"risk": metric, "loss":
+    metric}}}}``.
 
 :func:`report_from_results` validates all three and builds a :class:`~privlab.report.Report`
 with one section per experiment: the aggregated table (mean ± std over seeds per scheme ×
@@ -340,7 +341,11 @@ def _experiment_section(
                 continue
             y_label = _y_label(info, m)
             fig = plots.metric_vs_parameter(
-                data, x_label=x_label, y_label=y_label, log_x=bool(info.get("log_x", False))
+                data,
+                x_label=x_label,
+                y_label=y_label,
+                log_x=bool(info.get("log_x", False)),
+                log_y=bool(info.get("log_y", False)),
             )
             section.add_figure(
                 fig,
