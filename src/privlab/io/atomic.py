@@ -1,6 +1,9 @@
 """Atomic file output: write to a temporary file (or folder) next to the target, then rename.
 
-A reader never sees a half-written file, and a failed run leaves no output behind.
+A reader never sees a half-written file, and a failed run leaves no output behind.  The
+result gets the permissions a plain ``open`` / ``mkdir`` would give (``0o666`` / ``0o777``
+less the umask), not the owner-only ones :mod:`tempfile` creates: releases and reports are
+meant to be shared.
 """
 
 from __future__ import annotations
@@ -11,6 +14,13 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+
+def _umask() -> int:
+    """The process umask (reading it means setting it; it is restored at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 @contextlib.contextmanager
@@ -26,6 +36,7 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        tmp_path.chmod(0o666 & ~_umask())  # mkstemp makes 0600
         os.replace(tmp_path, target)
     except BaseException:
         tmp_path.unlink(missing_ok=True)
@@ -44,6 +55,7 @@ def atomic_folder(target: str | os.PathLike[str]) -> Iterator[Path]:
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     try:
         yield tmp
+        tmp.chmod(0o777 & ~_umask())  # mkdtemp makes 0700
         if target.exists():
             old = tmp.with_name(tmp.name + ".old")
             os.replace(target, old)

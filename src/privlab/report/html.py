@@ -18,7 +18,6 @@ import html as _html
 import io
 import math
 import numbers
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -436,14 +435,7 @@ class Report:
         text = self.render()
         with atomic_path(path) as tmp:
             tmp.write_text(text, encoding="utf-8")
-            tmp.chmod(0o666 & ~_umask())  # mkstemp makes 0600; a report is for sharing
         return path
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 _TEMPLATE = None
