@@ -2,24 +2,19 @@
 
 Which columns are quasi-identifiers and sensitive, the hierarchies given for them, which QIs
 were released as numeric ranges ``lo-hi`` (Mondrian), and the refusal of released labels that
-nothing could match.  Also the parsing of range labels the utility measures reuse.
+nothing could match.  Range labels are read as the attacks read them
+(:func:`privlab.table.attacks._match.range_bounds`).
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Mapping, Sequence
 
 import polars as pl
 
 from privlab.errors import ConfigError, InputError
+from privlab.table.attacks._match import _RANGE, _SINGLE, SUPPRESSED, range_bounds
 from privlab.table.hierarchy import Hierarchy
-
-SUPPRESSED = "*"
-_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_RANGE = re.compile(rf"^\s*({_NUM})\s*-\s*({_NUM})\s*$")
-_SINGLE = re.compile(rf"^\s*({_NUM})\s*$")
 
 
 def _sensitive_list(sensitive: Sequence[str] | str | None) -> list[str]:
@@ -60,16 +55,6 @@ def _is_number(text: str) -> bool:
     return bool(_SINGLE.match(text))
 
 
-def _range_of(label: str) -> tuple[float, float] | None:
-    if label == SUPPRESSED:
-        return -math.inf, math.inf
-    m = _RANGE.match(label)
-    if m and float(m.group(1)) <= float(m.group(2)):
-        return float(m.group(1)), float(m.group(2))
-    m = _SINGLE.match(label)
-    return (float(m.group(1)),) * 2 if m else None
-
-
 def _distinct_text(frame: pl.DataFrame, col: str) -> list[str]:
     return frame[col].cast(pl.String).fill_null("").unique().to_list()
 
@@ -83,7 +68,7 @@ def _numeric_columns(
         if c in hier:
             continue
         labels = _distinct_text(rel, c)
-        if not all(_range_of(u) is not None for u in labels):
+        if not all(range_bounds(u) is not None for u in labels):
             continue
         if not any(_RANGE.match(u) for u in labels):
             continue
@@ -106,7 +91,7 @@ def _check_labels(
             known = set(hier[c].labels.astype(str).ravel().tolist())
             what = f"labels of the hierarchy {hier[c].source}"
         elif c in num:
-            known = {u for u in labels if _range_of(u) is not None}
+            known = {u for u in labels if range_bounds(u) is not None}
             what = "numbers or ranges 'lo-hi'"
         else:
             known = set(_distinct_text(orig, c))

@@ -14,8 +14,8 @@ import numpy as np
 import polars as pl
 
 from privlab.audit.findings import Finding, _and, _pct
-from privlab.audit.table_input import SUPPRESSED, _range_of
 from privlab.report import Section
+from privlab.table.attacks._match import SUPPRESSED, range_bounds
 from privlab.table.hierarchy import Hierarchy
 
 
@@ -45,7 +45,7 @@ def _label_losses(
         vals = orig[col].cast(pl.Float64, strict=False).drop_nulls()
         span = float(vals.max() - vals.min()) if vals.len() else 0.0
         for u in labels:
-            lo, hi = _range_of(u) or (0.0, 0.0)
+            lo, hi = range_bounds(u) or (0.0, 0.0)
             out[u] = 1.0 if u == SUPPRESSED else ((hi - lo) / span if span > 0 else 0.0)
     else:
         for u in labels:

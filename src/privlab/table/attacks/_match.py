@@ -71,8 +71,8 @@ def check_columns(frame: pl.DataFrame, columns: Sequence[str], name: str, role: 
     return cols
 
 
-def parse_range(label: str, column: str, name: str) -> tuple[float, float]:
-    """``"lo-hi"``, a single number, or ``*`` (everything) as a closed interval."""
+def range_bounds(label: str) -> tuple[float, float] | None:
+    """``"lo-hi"``, a single number, or ``*`` (everything) as a closed interval; else None."""
     if label == SUPPRESSED:
         return -np.inf, np.inf
     m = _RANGE.match(label)
@@ -84,6 +84,14 @@ def parse_range(label: str, column: str, name: str) -> tuple[float, float]:
     if m:
         v = float(m.group(1))
         return v, v
+    return None
+
+
+def parse_range(label: str, column: str, name: str) -> tuple[float, float]:
+    """:func:`range_bounds` of a released label; InputError naming ``column`` if it has none."""
+    bounds = range_bounds(label)
+    if bounds is not None:
+        return bounds
     raise InputError(
         f"{name}, column {column!r}: label {label!r} is neither a number, a range 'lo-hi' nor "
         f"'*'; numeric columns need Mondrian-style labels (or drop {column!r} from numeric)"
