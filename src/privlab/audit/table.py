@@ -35,7 +35,14 @@ from privlab.audit.table_utility import (
 )
 from privlab.errors import ConfigError, InputError
 from privlab.report import Report
-from privlab.table.attacks import homogeneity_attack, linkage_attack, permutation_inference
+from privlab.table.attacks import (
+    InferenceResult,
+    disclosure_from_posterior,
+    homogeneity_attack,
+    linkage_attack,
+    permutation_inference,
+)
+from privlab.table.attacks._match import release_frame
 from privlab.table.data import to_polars
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.permutation import PermutationRelease
@@ -82,8 +89,6 @@ def audit_table(
             release, orig, quasi_identifiers, sensitive, tau, rule_out, sampling_fraction, th,
             title, meta,
         )  # fmt: skip
-    from privlab.table.attacks._match import release_frame
-
     rel, _ = release_frame(release)
     qi = _check_qi(quasi_identifiers, rel, orig)
     sens = _sensitive_list(sensitive)
@@ -110,19 +115,19 @@ def audit_table(
     risk = risk_of_frame(rel, qi, sampling_fraction=sampling_fraction)
     rd = risk.to_dict()
     details["risk"] = rd
-    base = risk_of_frame(orig, qi)
-    details["risk_original"] = base.to_dict()
+    base = risk_of_frame(orig, qi).to_dict()
+    details["risk_original"] = base
     findings.append(_linkage_finding(ld, qi, th, exact_qis=False))
     findings.append(_risk_finding(rd, th))
     sec = report.add_section("Re-identification")
-    _identity_blocks(sec, link, ld, rd, base.to_dict(), qi, rel, orig)
+    _identity_blocks(sec, link, ld, rd, base, qi, rel)
 
     # --- attribute disclosure
     if sens:
         sec = report.add_section("Sensitive-value disclosure")
         for s in sens:
             hom = homogeneity_attack(rel, qi, s, tau=tau)
-            bg = homogeneity_attack(rel, qi, s, tau=tau, rule_out=rule_out) if rule_out else None
+            bg = _background(hom, tau, rule_out)
             details[f"homogeneity:{s}"] = hom.to_dict()
             if bg is not None:
                 details[f"background:{s}"] = bg.to_dict()
@@ -196,17 +201,11 @@ def _audit_permutation(
     findings.append(_risk_finding(rd, th))
     base = risk_of_frame(otab, qi).to_dict()
     sec = report.add_section("Re-identification")
-    _identity_blocks(sec, link, ld, rd, base, qi, qtab, otab)
+    _identity_blocks(sec, link, ld, rd, base, qi, qtab)
 
     targets = otab.with_columns(_truth_column(orig[s], release.kind))
     inf = permutation_inference(release_as_text(release, qi), targets=targets, tau=tau)
-    bg = (
-        permutation_inference(
-            release_as_text(release, qi), targets=targets, tau=tau, rule_out=rule_out
-        )
-        if rule_out
-        else None
-    )
+    bg = _background(inf, tau, rule_out)
     details[f"permutation:{s}"] = inf.to_dict()
     if bg is not None:
         details[f"background:{s}"] = bg.to_dict()
@@ -250,6 +249,26 @@ def _audit_permutation(
         "table. Disclosure is the permutation inference of seed 001: the posterior of a "
         "person's value is their group's published multiset (averaged over candidate rows).",
     )  # fmt: skip
+
+
+def _background(plain: InferenceResult, tau: float, rule_out: int) -> InferenceResult | None:
+    """The adversary of ``plain`` who also rules out ``rule_out`` values (None for 0).
+
+    ``plain`` ran with no background knowledge, so its posterior is still the class (or group)
+    distribution: :func:`~privlab.table.attacks.disclosure_from_posterior` applies the
+    knowledge to it without grouping the release or matching the targets again.
+    """
+    if not rule_out:
+        return None
+    knowledge = ("tau", "rule_out", "excluded_targets")
+    return disclosure_from_posterior(
+        plain.posterior,
+        plain.values,
+        plain.true_code,
+        tau=tau,
+        rule_out=rule_out,
+        parameters={k: v for k, v in plain.parameters.items() if k not in knowledge},
+    )
 
 
 def _truth_column(series: pl.Series, kind: str) -> pl.Series:

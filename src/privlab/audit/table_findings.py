@@ -138,7 +138,6 @@ def _identity_blocks(
     base: dict[str, Any],
     qi: Sequence[str],
     rel: pl.DataFrame,
-    orig: pl.DataFrame,
 ) -> None:
     sec.add_text(
         f"Adversary: knows the exact {_and(list(qi))} of every person in the original "
@@ -164,21 +163,18 @@ def _identity_blocks(
             }
         )
     sec.add_table(rows, f"Prosecutor risk (records at risk: risk above {rd['threshold']:g}).")
-    cand = link.candidates
+    # each person of the original is in a class of size f: f people per class of the histogram
+    hist = base["class_size_histogram"]
+    f = np.array([int(size) for size in hist], dtype=np.int64)
     sizes = {
-        "original": _row_class_sizes(orig, qi),
-        "release": np.maximum(cand, 1),
+        "original": np.repeat(f, f * np.array(list(hist.values()), dtype=np.int64)),
+        "release": np.maximum(link.candidates, 1),
     }
     sec.add_figure(
         plots.risk_histograms({k: 1.0 / v for k, v in sizes.items()}),
         "Per-person re-identification risk (1 / number of matching rows): the original "
         "itself against the release.",
     )
-
-
-def _row_class_sizes(frame: pl.DataFrame, qi: Sequence[str]) -> np.ndarray:
-    keys = frame.select([pl.col(c).cast(pl.String).fill_null("\x00") for c in qi])
-    return keys.with_columns(pl.len().over(list(qi)).alias("_n"))["_n"].to_numpy()
 
 
 def _disclosure_blocks(
