@@ -15,6 +15,7 @@ from typing import Any
 
 from privlab.errors import ConfigError
 from privlab.report import Report
+from privlab.validate import check_fraction
 
 #: Severity levels, most severe first.
 SEVERITIES: tuple[str, ...] = ("high", "medium", "low", "info")
@@ -43,8 +44,7 @@ class Thresholds:
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= 1:
-                raise ConfigError(f"thresholds: {name} = {value!r} must be a number in (0, 1]")
+            check_fraction(value, f"thresholds: {name}")
         if self.risk_medium > self.risk_high:
             raise ConfigError("thresholds: risk_medium must not exceed risk_high")
 

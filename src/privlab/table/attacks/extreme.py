@@ -45,6 +45,7 @@ from privlab.table.attacks._match import (
     parse_range,
     release_frame,
 )
+from privlab.validate import check_int
 
 __all__ = ["ExtremeValueResult", "extreme_value_attack"]
 
@@ -141,12 +142,11 @@ def extreme_value_attack(
     sign = 1.0 if tail == "upper" else -1.0
     s = sign * vals  # work on the upper tail
     if threshold is None:
-        if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
-            raise ConfigError(f"top must be an integer ≥ 1, got {top!r}")
+        top = check_int(top, "top", 1, hint="the number of most extreme records targeted")
         desc = np.unique(s)[::-1]
         if desc.size <= 1:
             raise InputError(f"column {column!r}: all values are equal; nothing is extreme")
-        top_rows = np.sort(s)[::-1][min(int(top), s.size) - 1]
+        top_rows = np.sort(s)[::-1][min(top, s.size) - 1]
         below = desc[desc < top_rows]
         tau_s = float(below[0]) if below.size else float(desc[-1]) - 1.0
     else:

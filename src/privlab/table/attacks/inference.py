@@ -41,6 +41,7 @@ from privlab.table.attacks._match import (
     release_frame,
 )
 from privlab.table.data import to_polars
+from privlab.validate import check_fraction, check_int
 
 __all__ = [
     "InferenceResult",
@@ -118,18 +119,6 @@ class InferenceResult:
         return out
 
 
-def _check_tau(tau: float) -> float:
-    if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not 0 < tau <= 1:
-        raise ConfigError(f"tau must be a number in (0, 1], got {tau!r}")
-    return float(tau)
-
-
-def _check_rule_out(rule_out: int) -> int:
-    if isinstance(rule_out, bool) or not isinstance(rule_out, (int, np.integer)) or rule_out < 0:
-        raise ConfigError(f"rule_out must be an integer ≥ 0 (values ruled out), got {rule_out!r}")
-    return int(rule_out)
-
-
 def _exclusion_mask(
     exclude: Mapping[int, Iterable[Any]] | None, n_targets: int, values: np.ndarray
 ) -> np.ndarray | None:
@@ -171,8 +160,8 @@ def disclosure_from_posterior(
     Knowledge that leaves no value (it excluded the truth) is inconsistent: that target's
     posterior is left unchanged and counted in ``inconsistent``.
     """
-    tau = _check_tau(tau)
-    rule_out = _check_rule_out(rule_out)
+    tau = check_fraction(tau, "tau", hint="the posterior at which a value counts as disclosed")
+    rule_out = check_int(rule_out, "rule_out", 0, hint="values ruled out per target")
     post = np.array(posterior, dtype=np.float64, copy=True)
     t_n, v_n = post.shape
     truth = np.full(t_n, -1, dtype=np.int64) if true_code is None else np.asarray(true_code)

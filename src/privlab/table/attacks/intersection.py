@@ -41,6 +41,7 @@ from privlab.table.attacks._match import (
 )
 from privlab.table.data import to_polars
 from privlab.table.hierarchy import Hierarchy
+from privlab.validate import check_fraction, check_int
 
 __all__ = ["IntersectionResult", "ReleaseSample", "independent_releases", "intersection_attack"]
 
@@ -241,10 +242,8 @@ def independent_releases(
     (k-anonymity plus ``models``, ARX's optimal search).  O(n_releases × anonymize)."""
     from privlab.table.anonymize import anonymize
 
-    if isinstance(n_releases, bool) or not isinstance(n_releases, int) or n_releases < 1:
-        raise ConfigError(f"n_releases must be an integer ≥ 1, got {n_releases!r}")
-    if not 0 < fraction <= 1:
-        raise ConfigError(f"fraction must be in (0, 1], got {fraction!r}")
+    n_releases = check_int(n_releases, "n_releases", 1)
+    fraction = check_fraction(fraction, "fraction", hint="each record's sampling probability")
     frame, _ = to_polars(data)
     rng = np.random.default_rng(seed)
     hier = {
