@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import typer
 
-from privlab.cli.common import err_console, exits_on_bad_input, out_console, print_json
+from privlab.cli.common import comma_list, err_console, exits_on_bad_input, out_console, print_json
 from privlab.errors import ConfigError, InputError
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".pq")
@@ -70,13 +70,6 @@ def _hierarchy_files(directory: Path, qi: list[str]) -> list[str]:
         if found:
             items.append(f"{c}={found[0]}")
     return items
-
-
-def _split(values: list[str] | None) -> list[str]:
-    out: list[str] = []
-    for v in values or []:
-        out.extend(p.strip() for p in v.split(",") if p.strip())
-    return out
 
 
 def _aligned_release(original: Any, release: Any, mapping: Path | None) -> Any:
@@ -234,8 +227,8 @@ def audit(
         )  # fmt: skip
     else:
         result = _table(
-            found, release, original, _split(qi), _split(sensitive), hierarchy or [],
-            hierarchies, _split(numeric) if numeric else None, tau, rule_out, sampling_fraction,
+            found, release, original, comma_list(qi), comma_list(sensitive), hierarchy or [],
+            hierarchies, comma_list(numeric) if numeric else None, tau, rule_out, sampling_fraction,
             delimiter, title, meta,
         )  # fmt: skip
     path = result.report.write(output)

@@ -35,6 +35,14 @@ def exits_on_bad_input(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def comma_list(values: list[str] | None) -> list[str]:
+    """Repeatable, comma-separated option values as one list: ``--qi a,b --qi c`` → [a, b, c]."""
+    out: list[str] = []
+    for v in values or []:
+        out.extend(p.strip() for p in v.split(",") if p.strip())
+    return out
+
+
 def print_json(payload: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(payload, indent=2, default=_jsonable) + "\n")
 

@@ -20,17 +20,9 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from privlab.cli.common import exits_on_bad_input, out_console, print_json
+from privlab.cli.common import comma_list, exits_on_bad_input, out_console, print_json
 from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import numeric_column, read_table
-
-
-def _split(values: list[str] | None) -> list[str]:
-    """``--qi a,b --qi c`` → [a, b, c]."""
-    out: list[str] = []
-    for v in values or []:
-        out.extend(p.strip() for p in v.split(",") if p.strip())
-    return out
 
 
 def _null_na(series: pl.Series, na: set[str]) -> pl.Series:
@@ -148,7 +140,7 @@ def permute(
     from privlab.table.permutation import permute as run_permute
 
     t0 = time.perf_counter()
-    qis = _split(qi)
+    qis = comma_list(qi)
     if not qis:
         raise ConfigError("no quasi-identifiers; name them with --qi a,b,c")
     if not sensitive:
