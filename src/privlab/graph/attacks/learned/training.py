@@ -37,7 +37,7 @@ import math
 import time
 import weakref
 from dataclasses import dataclass, field
-from numbers import Integral, Real
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -54,6 +54,9 @@ from privlab.graph.attacks.learned.features import (
 from privlab.graph.attacks.learned.forest import make_classifier
 from privlab.graph.core import Graph
 from privlab.graph.pairs import GraphPair, sample_pair
+from privlab.validate import check_int
+
+_PAIRS_HINT = "the number of pairs to sample"
 
 
 # ============================================================================ split pairs
@@ -90,12 +93,6 @@ class TrainingPairs:
             "n_identical": self.n_identical,
             "n_non_identical": self.n_non_identical,
         }
-
-
-def _check_count(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ConfigError(f"{name} = {value!r}: give the number of pairs to sample, ≥ 1")
-    return int(value)
 
 
 def _check_range(degree_range: Any) -> tuple[float, float] | None:
@@ -144,10 +141,9 @@ def split_training_pairs(
     """
     if not isinstance(graph, Graph):
         raise InputError(f"graph: expected a privlab Graph, got {type(graph).__name__}")
-    n_id = _check_count(n_identical, "n_identical")
-    n_non = _check_count(n_non_identical, "n_non_identical")
-    if isinstance(min_degree, bool) or not isinstance(min_degree, Integral) or min_degree < 0:
-        raise ConfigError(f"min_degree = {min_degree!r}: give an integer ≥ 0 (the thesis: 5)")
+    n_id = check_int(n_identical, "n_identical", 1, _PAIRS_HINT)
+    n_non = check_int(n_non_identical, "n_non_identical", 1, _PAIRS_HINT)
+    check_int(min_degree, "min_degree", 0, "the thesis: 5")
     band = _check_range(degree_range)
     rng = secure_generator(seed)
     pair = sample_pair(graph, alpha_v, alpha_e, seed=rng)
@@ -356,9 +352,9 @@ def train_scorer(
     features of 4·n_splits half-graphs, O(pairs · features), and the fit.
     """
     rng = secure_generator(seed)
-    n_id = _check_count(n_identical, "n_identical")
-    n_non = _check_count(n_non_identical, "n_non_identical")
-    splits = _check_count(n_splits, "n_splits")
+    n_id = check_int(n_identical, "n_identical", 1, _PAIRS_HINT)
+    n_non = check_int(n_non_identical, "n_non_identical", 1, _PAIRS_HINT)
+    splits = check_int(n_splits, "n_splits", 1, "splits of each released graph")
     clf = make_classifier(method, n_jobs=n_jobs, seed=rng, **classifier_kw)
     t0 = time.perf_counter()
     parts, feats = [], []
@@ -416,7 +412,7 @@ def evaluation_pairs(
     qualifies.  O(k + n_non_identical log n_non_identical).
     """
     rng = secure_generator(seed)
-    n_non = _check_count(n_non_identical, "n_non_identical")
+    n_non = check_int(n_non_identical, "n_non_identical", 1, _PAIRS_HINT)
     t = np.asarray(truth, dtype=np.int64).reshape(-1, 2)
     da, ds = aux.degrees(), san.degrees()
     ok = (da[t[:, 0]] > min_degree) & (ds[t[:, 1]] > min_degree)
@@ -427,18 +423,12 @@ def evaluation_pairs(
             f"no true pair has degree > {min_degree} on both sides; use a larger graph or a "
             "smaller min_degree"
         )
-    n_non = min(n_non, ea.size * es.size - iu.size)
     match = np.full(aux.n_nodes, -1, dtype=np.int64)
     match[t[:, 0]] = t[:, 1]
-    keys = np.empty(0, dtype=np.int64)
-    while keys.size < n_non:
-        k = rng.integers(0, ea.size * es.size, size=int((n_non - keys.size) * 1.1) + 16)
-        k = k[match[ea[k // es.size]] != es[k % es.size]]
-        keys = np.unique(np.concatenate([keys, k]))
-    keys = rng.permutation(keys)[:n_non]
-    u = np.concatenate([iu, ea[keys // es.size]])
-    v = np.concatenate([iv, es[keys % es.size]])
-    y = np.r_[np.ones(iu.size, np.int8), np.zeros(keys.size, np.int8)]
+    nu, nv = _non_identical(match, ea, es, iu.size, n_non, rng)
+    u = np.concatenate([iu, nu])
+    v = np.concatenate([iv, nv])
+    y = np.r_[np.ones(iu.size, np.int8), np.zeros(nu.size, np.int8)]
     return u, v, y
 
 
