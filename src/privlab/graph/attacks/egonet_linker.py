@@ -67,6 +67,7 @@ from privlab.graph.attacks.egonet import (
 from privlab.graph.attacks.learned.features import NodeFeatures, PairFeatures
 from privlab.graph.attacks.learned.forest import make_classifier
 from privlab.graph.attacks.learned.roc import RocSummary, roc_summary
+from privlab.validate import check_int
 
 #: The FP rates of Tables 3.2–3.5 (fractions): 0.01 %, 0.1 %, 1 %, 10 %, 25 %.
 CHAPTER3_FP_RATES = (1e-4, 1e-3, 1e-2, 0.1, 0.25)
@@ -204,14 +205,7 @@ class EgonetLinker:
         """
         clf = self.classifier_for(case)
         pf = _pair_table(release, pairs, self.n_bins, self.bin_width)
-        cols = clf.used_features_
-        n = pf.a.n_nodes
-        out = np.empty(n, dtype=np.float64)
-        for s in range(0, n, _SCORE_CHUNK):
-            idx = np.arange(s, min(n, s + _SCORE_CHUNK))
-            X = pf.transform(idx, idx, columns=cols, codes=True)
-            out[s : s + idx.size] = clf.predict_proba_used(X)
-        return out
+        return _scores(clf, pf, np.arange(pf.a.n_nodes))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -255,8 +249,8 @@ def train_linker(
     """
     case_list = _check_cases(cases)
     n_bins, bin_width = _check_bins(n_bins, bin_width)
-    n_id = _check_count(n_identical_per_case, "n_identical_per_case", 1)
-    n_non = _check_count(n_non_identical, "n_non_identical", 1)
+    n_id = _check_count(n_identical_per_case, "n_identical_per_case")
+    n_non = _check_count(n_non_identical, "n_non_identical")
     if method not in ("forest", "gbm"):
         raise ConfigError(f"method = {method!r}: give 'forest' (Sharad's forest) or 'gbm'")
     rng = secure_generator(seed)
@@ -334,8 +328,8 @@ def evaluate_linker(
     if not isinstance(linker, EgonetLinker):
         raise ConfigError(f"linker: give an EgonetLinker from train_linker, not {linker!r}")
     case_list = _check_cases(cases)
-    n_id = _check_count(n_per_case, "n_per_case", 1)
-    n_non = _check_count(n_non_identical, "n_non_identical", 1)
+    n_id = _check_count(n_per_case, "n_per_case")
+    n_non = _check_count(n_non_identical, "n_non_identical")
     rng = secure_generator(seed)
     pairs = _draw(release, case_list, n_id, n_non, linker.min_degree, rng)
     neg = np.flatnonzero(pairs.label == 0)
@@ -344,6 +338,7 @@ def evaluate_linker(
             f"the test release has no non-identical pair of degree > {linker.min_degree} "
             "nodes; release more or larger egonets"
         )
+    pf = _pair_table(release, pairs, linker.n_bins, linker.bin_width)  # once for all cases
     neg_scores: dict[int, np.ndarray] = {}
     out: dict[Case, RocSummary] = {}
     for c in case_list:
@@ -353,8 +348,8 @@ def evaluate_linker(
         clf = linker.classifier_for(c)
         key = id(clf)
         if key not in neg_scores:
-            neg_scores[key] = linker.score(release, pairs.take(neg), case=c)
-        s_pos = linker.score(release, pairs.take(pos), case=c)
+            neg_scores[key] = _scores(clf, pf, neg)
+        s_pos = _scores(clf, pf, pos)
         scores = np.concatenate([s_pos, neg_scores[key]])
         y = np.r_[np.ones(pos.size, np.int8), np.zeros(neg.size, np.int8)]
         out[c] = roc_summary(scores, y, fp_rates)
@@ -362,6 +357,18 @@ def evaluate_linker(
 
 
 # ============================================================================ helpers
+def _scores(clf: Any, pf: PairFeatures, rows: np.ndarray) -> np.ndarray:
+    """P(identical) of the pairs ``rows`` of a :func:`_pair_table` by ``clf``, float64.
+
+    Only the feature columns ``clf`` uses are computed, ``_SCORE_CHUNK`` pairs at a time.
+    """
+    out = np.empty(rows.size, dtype=np.float64)
+    for sl, X in pf.iter_chunks(rows, rows, chunk_size=_SCORE_CHUNK,
+                                columns=clf.used_features_, codes=True):  # fmt: skip
+        out[sl] = clf.predict_proba_used(X)
+    return out
+
+
 def _draw(release, case_list, n_id, n_non, min_degree, rng) -> LinkagePairs:
     """Identical pairs of the int cases + shared non-identical pairs, then (if asked) the
     "complete" identical pairs; "complete" identical rows get case −1 to keep them apart."""
@@ -422,17 +429,15 @@ def _check_cases(cases: Any) -> list[Case]:
     return list(dict.fromkeys(_check_case(c, "cases") for c in items))
 
 
-def _check_count(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
-        raise ConfigError(f"{name} = {value!r}: give a number of pairs, an integer ≥ {low}")
-    return int(value)
+def _check_count(value: Any, name: str) -> int:
+    return check_int(value, name, 1, "a number of pairs")
 
 
 def _check_bins(n_bins: Any, bin_width: Any) -> tuple[int, int]:
-    for name, v, hint in (("n_bins", n_bins, "70"), ("bin_width", bin_width, "15")):
-        if isinstance(v, bool) or not isinstance(v, Integral) or v < 1:
-            raise ConfigError(f"{name} = {v!r}: give an integer ≥ 1 (Chapter 3: {hint})")
-    return int(n_bins), int(bin_width)
+    return (
+        check_int(n_bins, "n_bins", 1, "Chapter 3: 70"),
+        check_int(bin_width, "bin_width", 1, "Chapter 3: 15"),
+    )
 
 
 __all__ = [
