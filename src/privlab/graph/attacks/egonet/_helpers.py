@@ -16,7 +16,6 @@ from scipy import sparse
 
 from privlab.errors import ConfigError, InputError
 from privlab.graph.core import Graph
-from privlab.validate import check_int
 
 _ROW_CHUNK = 512
 
@@ -100,8 +99,3 @@ def _check_scheme(scheme: Any) -> int:
             "2-hop nodes deleted)"
         )
     return int(scheme)
-
-
-def _check_int(value: Any, name: str, low: int, what: str) -> int:
-    """:func:`privlab.validate.check_int` with ``what`` (the meaning) as the hint."""
-    return check_int(value, name, low, what)

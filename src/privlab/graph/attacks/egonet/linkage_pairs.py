@@ -30,8 +30,9 @@ import numpy as np
 
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InputError
-from privlab.graph.attacks.egonet._helpers import _check_int, _groups
+from privlab.graph.attacks.egonet._helpers import _groups
 from privlab.graph.attacks.egonet.release import EgonetRelease
+from privlab.validate import check_int
 
 CASE_NAMES = {0: "non-identical", 1: "1-hop", 2: "1,2-hop", 3: "2-hop"}
 _ENUM_LIMIT = 50_000_000
@@ -131,9 +132,9 @@ def sample_linkage_pairs(
     ConfigError for negative counts or min_degree, an unknown case; O(A log A + requested
     pairs) for A appearances (see the module docstring for the sampler).
     """
-    n_id = _check_int(n_identical_per_case, "n_identical_per_case", 0, "a number of pairs")
-    n_non = _check_int(n_non_identical, "n_non_identical", 0, "a number of pairs")
-    min_degree = _check_int(min_degree, "min_degree", 0, "the degree threshold, seed: 5")
+    n_id = check_int(n_identical_per_case, "n_identical_per_case", 0, "a number of pairs")
+    n_non = check_int(n_non_identical, "n_non_identical", 0, "a number of pairs")
+    min_degree = check_int(min_degree, "min_degree", 0, "the degree threshold, seed: 5")
     if isinstance(cases, str):
         if cases != "complete":
             raise ConfigError(f"cases = {cases!r}: give a list of 1, 2, 3 or 'complete'")

@@ -31,12 +31,12 @@ from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InputError
 from privlab.graph.attacks.egonet._helpers import (
     _ROW_CHUNK,
-    _check_int,
     _check_scheme,
     _closed_adjacency,
     _gather_rows,
 )
 from privlab.graph.core import Graph
+from privlab.validate import check_int
 
 DEFAULT_MIN_SIZE = 100
 """Default minimum 2-hop egonet size (nodes, ego included).
@@ -191,7 +191,7 @@ def egonet_release(
     """
     graph.require_undirected("the D4D egonet release (seed 004 §2.3)")
     scheme = _check_scheme(scheme)
-    min_size = _check_int(min_size, "min_size", 1, "the minimum 2-hop egonet size in nodes")
+    min_size = check_int(min_size, "min_size", 1, "the minimum 2-hop egonet size in nodes")
     if (n_egos is None) == (egos is None):
         raise ConfigError("give either n_egos (random egos) or egos (chosen egos), not both")
     rng = secure_generator(seed)
@@ -207,7 +207,7 @@ def egonet_release(
         n_egos = int(egos.size)
         n_eligible = None
     else:
-        n_egos = _check_int(n_egos, "n_egos", 1, "the number of egonets to release")
+        n_egos = check_int(n_egos, "n_egos", 1, "the number of egonets to release")
         sizes = two_hop_sizes(graph)
         eligible = np.flatnonzero(sizes >= min_size)
         n_eligible = int(eligible.size)

@@ -45,7 +45,6 @@ from privlab.errors import InputError
 from privlab.graph.attacks.egonet._helpers import (
     DegreeScope,
     EgoPolicy,
-    _check_int,
     _check_nodes,
     _check_policy,
     _check_scope,
@@ -57,6 +56,7 @@ from privlab.graph.attacks.egonet.attacker_view import attacker_one_hop, find_eg
 from privlab.graph.attacks.egonet.linkage_pairs import CASE_NAMES, LinkagePairs
 from privlab.graph.attacks.egonet.release import EgonetRelease
 from privlab.graph.core import Graph
+from privlab.validate import check_int
 
 
 def node_signatures(
@@ -197,7 +197,7 @@ def signature_attack(
     """
     scope = _check_scope(degree_scope)
     policy = _check_policy(ego_policy)
-    min_len = _check_int(min_signature_length, "min_signature_length", 1, "a signature length")
+    min_len = check_int(min_signature_length, "min_signature_length", 1, "a signature length")
     book: dict[bytes, int] = {}
     cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     ego_idx = np.concatenate([pairs.ego_a, pairs.ego_b]).astype(np.int64)
@@ -283,7 +283,7 @@ def signature_matches(
     """
     scope = _check_scope(degree_scope)
     policy = _check_policy(ego_policy)
-    min_len = _check_int(min_signature_length, "min_signature_length", 1, "a signature length")
+    min_len = check_int(min_signature_length, "min_signature_length", 1, "a signature length")
     eg = release.appearance_egonet()
     local = np.arange(release.n_appearances) - release.offsets[eg]
     book: dict[bytes, int] = {}

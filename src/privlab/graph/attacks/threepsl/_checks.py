@@ -16,8 +16,7 @@ import numpy as np
 
 from privlab.errors import ConfigError, InputError
 from privlab.graph.core import Graph
-from privlab.validate import check_choice, check_number_in
-from privlab.validate import check_int as _check_int  # imported from here by the 3PSL modules
+from privlab.validate import check_choice, check_int
 
 Scorer = Callable[[np.ndarray, np.ndarray], np.ndarray]
 PairMask = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -51,11 +50,6 @@ def _check_thresholds(thresholds: Any) -> tuple[int, int, int]:
     return int(t[0]), int(t[1]), int(t[2])
 
 
-def _check_unit(x: Any, name: str, hi: float) -> float:
-    """A real number in [0, hi]."""
-    return check_number_in(x, name, 0.0, hi)
-
-
 def _check_choice(x: Any, name: str, options: tuple[str, ...]) -> str:
     """One of the string ``options``, as a str."""
     return str(check_choice(x, name, options))
@@ -63,7 +57,7 @@ def _check_choice(x: Any, name: str, options: tuple[str, ...]) -> str:
 
 def _check_max_iter(x: Any) -> tuple[int, int, int]:
     if isinstance(x, Integral) and not isinstance(x, bool):
-        v = _check_int(x, "max_iter", 1)
+        v = check_int(x, "max_iter", 1)
         return v, v, v
     try:
         t = tuple(x)
@@ -71,7 +65,7 @@ def _check_max_iter(x: Any) -> tuple[int, int, int]:
         t = ()
     if len(t) != 3:
         raise ConfigError(f"max_iter = {x!r}: give an integer ≥ 1 or one per phase (three)")
-    return tuple(_check_int(y, "max_iter", 1) for y in t)  # type: ignore[return-value]
+    return tuple(check_int(y, "max_iter", 1) for y in t)  # type: ignore[return-value]
 
 
 def _check_scorers(scorers: Any) -> tuple[Scorer, Scorer, Scorer]:

@@ -21,15 +21,14 @@ from privlab.graph.attacks.threepsl._checks import (
     Scorer,
     _check_choice,
     _check_graphs,
-    _check_int,
     _check_max_iter,
     _check_scorers,
     _check_thresholds,
-    _check_unit,
 )
 from privlab.graph.attacks.threepsl._run import _Run
 from privlab.graph.attacks.threepsl.results import IterationInfo, ThreePhaseResult
 from privlab.graph.core import Graph
+from privlab.validate import check_int, check_number_in
 
 DEFAULT_MAX_PAIRS = 50_000_000
 DEFAULT_CS_THRESHOLD = 0.2
@@ -71,14 +70,14 @@ def three_phase_attack(
     t_start = time.perf_counter()
     _check_graphs(aux, san)
     th = _check_thresholds(thresholds)
-    cut = _check_unit(score_cut, "score_cut", 1.0)
+    cut = check_number_in(score_cut, "score_cut", 0.0, 1.0)
     cs_max = 2.0 if aux.directed else 1.0
-    theta = _check_unit(cs_threshold, "cs_threshold", cs_max)
+    theta = check_number_in(cs_threshold, "cs_threshold", 0.0, cs_max)
     den = _check_choice(cs_denominator, "cs_denominator", ("mapped", "all"))
     ordering = _check_choice(order, "order", ("score", "cs"))
     iters = _check_max_iter(max_iter)
-    cap = _check_int(max_pairs, "max_pairs", 1)
-    batch = _check_int(batch_size, "batch_size", 1)
+    cap = check_int(max_pairs, "max_pairs", 1)
+    batch = check_int(batch_size, "batch_size", 1)
     funcs = _check_scorers(scorers)
     if pair_mask is not None and not callable(pair_mask):
         raise ConfigError("pair_mask must be a callable f(u, v) -> boolean array, or None")

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from privlab.graph.attacks.threepsl._bands import _levels
-from privlab.graph.attacks.threepsl._checks import _check_int
 from privlab.graph.attacks.threepsl._mappings import _pairs_of, _truth_array
+from privlab.validate import check_int
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,7 @@ class ThreePhaseResult:
         per-phase figures use the bands.  See :class:`ThreePhaseMetrics`.  O(n).
         """
         t = _truth_array(truth, self.mapping.size, self.san_degree.size)
-        d = self.thresholds[2] if min_degree is None else _check_int(min_degree, "min_degree", -1)
+        d = self.thresholds[2] if min_degree is None else check_int(min_degree, "min_degree", -1)
         mapped = np.flatnonzero(self.mapping >= 0)
         images = self.mapping[mapped]
         correct = t[mapped] == images
