@@ -59,7 +59,7 @@ def main() -> None:
     for i, (lo, hi) in enumerate(bands):
         sc = train_scorer(
             pair.aux, pair.san, alpha_v=args.alpha_v, alpha_e=args.alpha_e, method=args.method,
-            degree_range=(lo, hi if hi is not None else 10**9), seed=args.seed + 1 + i,
+            degree_range=(lo, hi), seed=args.seed + 1 + i,
         )  # fmt: skip
         scorers.append(sc.bind(pair.aux, pair.san))
     train_s = time.perf_counter() - t

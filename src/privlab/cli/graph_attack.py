@@ -633,7 +633,7 @@ def learned(
     if threepsl:
         scorers = [scorer.bind(pair.aux, pair.san)] * 3  # the scorer trained above
         if per_band:
-            bands = [(t[0], 10**9), (t[1], t[0]), (t[2], t[1])]
+            bands = [(t[0], None), (t[1], t[0]), (t[2], t[1])]  # None: no upper bound
             with err_console.status("training one scorer per degree band …", spinner="dots"):
                 trained = [
                     train_scorer(pair.aux, pair.san, alpha_v=alpha_v, alpha_e=alpha_e,
