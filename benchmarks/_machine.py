@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import resource
 import statistics
 import time
 from pathlib import Path
@@ -51,3 +52,8 @@ def median_time(fn: Any, repeat: int, *, warmup: bool = False) -> tuple[float, A
         out = fn()
         times.append(time.perf_counter() - t)
     return statistics.median(times), out
+
+
+def peak_rss_mib() -> float:
+    """The process's peak resident memory so far, MiB (``ru_maxrss`` is KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

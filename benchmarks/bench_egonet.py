@@ -21,13 +21,12 @@ Times are wall-clock seconds on this machine (2 threads); other processes slow t
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _machine import default_data, machine
+from _machine import default_data, machine, peak_rss_mib
 
 FP_LABELS = ("0.01", "0.1", "1", "10", "25")
 CASE_ROWS = ((1, "1-hop"), (2, "1,2-hop"), (3, "2-hop"), ("complete", "Complete"))
@@ -60,10 +59,6 @@ SEED_TABLES = {
     },
 }
 GRAPHS = (("facebook", "facebook_combined.txt"), ("ca-GrQc", "CA-GrQc.txt"))
-
-
-def _rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _header() -> str:
@@ -222,7 +217,7 @@ def main() -> None:
             f"{test_seconds[name, name, scheme]:.1f} | {test_seconds[name, other, scheme]:.1f} |"
         )
     total = sum(r[4] for r in timing) + sum(test_seconds.values())
-    print(f"\nTotal train + test: {total:.0f} s; peak RSS {_rss_mib():.0f} MiB.")
+    print(f"\nTotal train + test: {total:.0f} s; peak RSS {peak_rss_mib():.0f} MiB.")
 
 
 if __name__ == "__main__":

@@ -17,21 +17,16 @@ Times are wall-clock seconds on this machine; other processes sharing the cores 
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _machine import default_data, machine
+from _machine import default_data, machine, peak_rss_mib
 
 # Sharad Table 4.2 (Facebook New Orleans, α_V = 0.25, RSP α_E = 0.50): TP % at FP
 # 0.001/0.01/0.1/1/10/25 %; the AUC (Table 4.3) is not legible in the source.
 THESIS_RSP_050 = (0.32, 1.71, 7.23, 25.24, 68.17, 87.77)
-
-
-def _rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> None:
@@ -108,7 +103,7 @@ def main() -> None:
             f"{tr['seconds_split']:.2f} | {tr['seconds_features']:.2f} | {tr['seconds_fit']:.2f} | "
             f"{t_train:.1f} | {t_nodes:.2f} | {t_score:.1f} | {n / t_score:,.0f} | "
             f"{t_train + t_nodes + t_score:.1f} | {clf.get('used_features', '?')} / "
-            f"{clf.get('n_features', '?')} | {_rss_mib():.0f} MiB |"
+            f"{clf.get('n_features', '?')} | {peak_rss_mib():.0f} MiB |"
         )
 
 

@@ -20,7 +20,6 @@
 from __future__ import annotations
 
 import argparse
-import resource
 import statistics
 import time
 import tracemalloc
@@ -28,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from _machine import default_data, machine
+from _machine import default_data, machine, peak_rss_mib
 
 from privlab.table import adult
 from privlab.table.data import MicroTable
@@ -161,7 +160,7 @@ def bench_synthetic(n: int) -> None:
             f"| {result.ncp:.4f} | {seconds:.1f} | {peak:.0f} | {release:.0f} |"
         )
         del result
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = peak_rss_mib()
     print(f"process max RSS (including the table and imports): {rss:.0f} MiB")
 
 

@@ -11,13 +11,12 @@ Peak memory is measured separately with tracemalloc (Python + numpy allocations)
 from __future__ import annotations
 
 import argparse
-import resource
 import statistics
 import time
 import tracemalloc
 from pathlib import Path
 
-from _machine import default_data, machine
+from _machine import default_data, machine, peak_rss_mib
 
 from privlab.table import adult
 from privlab.table.data import MicroTable
@@ -69,7 +68,7 @@ def main() -> None:
             f"| {result.n_classes} | {result.nodes_checked} | {med:.3f} "
             f"| {ARX_MEDIAN[limit]} | {ARX_MEDIAN[limit] / med:.1f}× | {peak:.0f} |"
         )
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = peak_rss_mib()
     print(f"process max RSS (including data loading and imports): {rss:.0f} MiB")
 
 

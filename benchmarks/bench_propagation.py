@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import resource
 import statistics
 import subprocess
 import sys
@@ -38,16 +37,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _machine import default_data, machine
+from _machine import default_data, machine, peak_rss_mib
 
 SECGRAPH = {  # REFERENCE_RESULTS.md
     0.1: ("1,959 / 1,997", "35.8 s", "1.5 GB"),
     1.0: ("102 / 102", "31.3 s", "1.4 GB"),
 }
-
-
-def _rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
 
 
 def _load(data: str, pair_seed: int):
@@ -66,7 +61,7 @@ def child(args: argparse.Namespace) -> None:
 
     fn = propagate if args.child == "fast" else propagate_reference
     pair, seeds = _load(args.data, args.pair_seed)
-    rss_before = _rss_mib()
+    rss_before = peak_rss_mib()
     times, res = [], None
     for _ in range(args.runs):
         t0 = time.perf_counter()
@@ -85,7 +80,7 @@ def child(args: argparse.Namespace) -> None:
         "all_seconds": times,
         "traced_mib": traced,
         "rss_before_mib": rss_before,
-        "rss_peak_mib": _rss_mib(),
+        "rss_peak_mib": peak_rss_mib(),
         "digest": hashlib.sha256(res.mapping.tobytes()).hexdigest()[:16],
     }
     print(json.dumps(out))
