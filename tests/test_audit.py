@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -236,8 +237,10 @@ def test_cli_permutation_and_graph(tmp_path, table, karate):
 
 
 @pytest.mark.parametrize(
-    "case", ["missing", "mismatch", "no_sensitive", "no_qi", "no_hierarchy", "bad_output"]
-)
+    "case",
+    ["missing", "mismatch", "no_sensitive", "no_qi", "no_hierarchy", "folder_output",
+     "output_is_release", "output_is_original"],
+)  # fmt: skip
 def test_cli_bad_input_exits_2_and_writes_nothing(tmp_path, table, k_release, karate, case):
     _write_table_files(tmp_path, table, k_release)
     write_graph(karate, tmp_path / "k.txt")
@@ -253,10 +256,12 @@ def test_cli_bad_input_exits_2_and_writes_nothing(tmp_path, table, k_release, ka
                          "--hierarchies", str(tmp_path / "hier")],
         "no_qi": [rel, "--original", orig, "--sensitive", "disease"],
         "no_hierarchy": [str(tmp_path / "zip.csv"), "--original", orig, *extra],
-        "bad_output": [rel, "--original", orig, *extra],
-    }[case]  # fmt: skip
-    target = tmp_path / "nodir" / "out.html" if case == "bad_output" else out
+    }.get(case, [rel, "--original", orig, *extra])  # fmt: skip
+    target = {"folder_output": tmp_path, "output_is_release": Path(rel),
+              "output_is_original": Path(orig)}.get(case, out)  # fmt: skip
+    before = {p: p.read_bytes() for p in tmp_path.glob("*.csv")}
     res = runner.invoke(app, ["audit", *args, "-o", str(target)])
     assert res.exit_code == 2, res.output
     assert "error" in res.output
-    assert not out.exists() and not target.exists()
+    assert not out.exists()
+    assert {p: p.read_bytes() for p in tmp_path.glob("*.csv")} == before

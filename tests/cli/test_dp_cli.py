@@ -64,7 +64,7 @@ def test_numeric_bins_and_gaussian_with_delta(people):
 def test_table_output_warns_about_fixed_seeds(people):
     result = _run(people, "-q", "count", "-e", "1", "--seed", "3")
     assert result.exit_code == 0, result.output
-    assert "NOT private" in result.stdout
+    assert "NOT private" in result.stderr  # a warning, on stderr
 
 
 @pytest.mark.parametrize(

@@ -82,17 +82,29 @@ def test_pair_with_a_scheme_and_secgraph(graphs, tmp_path):
     assert text.exit_code == 0 and "secgraph" in text.stdout
 
 
-def test_pair_refuses_a_non_empty_folder_without_force(graphs, tmp_path):
+def test_pair_never_replaces_a_folder_it_did_not_write(graphs, tmp_path):
     out = tmp_path / "taken"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
     args = ("pair", graphs[0], "--alpha-v", 0.5, "--alpha-e", 0.5, "-o", out)
-    result = _run(*args)
-    assert result.exit_code == 2 and "--force" in result.output
-    assert [p.name for p in out.iterdir()] == ["keep.txt"]
-    assert _run(*args, "--force").exit_code == 0
-    assert (out / "truth.csv").is_file() and not (out / "keep.txt").exists()
+    for extra in ((), ("--force",)):  # --force replaces only an earlier pair folder
+        result = _run(*args, *extra)
+        assert result.exit_code == 2 and "not a pair folder written by privlab" in result.output
+        assert [p.name for p in out.iterdir()] == ["keep.txt"]
     assert [p.name for p in tmp_path.iterdir()] == ["taken"]
+
+
+def test_pair_force_replaces_an_earlier_pair_folder(graphs, tmp_path):
+    out = tmp_path / "pair"
+    args = ("pair", graphs[0], "--alpha-v", 0.5, "--alpha-e", 0.5, "-o", out)
+    assert _run(*args, "--seed", 1).exit_code == 0
+    first = (out / "truth.csv").read_text()
+    result = _run(*args, "--seed", 2)
+    assert result.exit_code == 2 and "--force" in result.output
+    assert (out / "truth.csv").read_text() == first
+    assert _run(*args, "--seed", 2, "--force").exit_code == 0
+    assert (out / "truth.csv").read_text() != first
+    assert [p.name for p in tmp_path.iterdir()] == ["pair"]
 
 
 @pytest.mark.parametrize(

@@ -145,7 +145,7 @@ def test_build_refuses_to_overwrite_input(data):
     path, _ = data
     before = path.read_text()
     result = run(["table", "hierarchy", "masking", path, "-c", "zip", "-o", path])
-    assert result.exit_code == 2 and "output file is the input" in result.output
+    assert result.exit_code == 2 and "would destroy the input" in result.output
     assert path.read_text() == before
 
 

@@ -231,9 +231,26 @@ def test_option_conflicts(files, extra, fragment):
 def test_output_directory_not_empty(files):
     files["out"].mkdir()
     (files["out"] / "keep.txt").write_text("x")
-    result = permute(files, "--k", "3", "--e", "1000")
-    assert_rejected(result, files, "not empty", "--overwrite", written=True)
-    assert [p.name for p in files["out"].iterdir()] == ["keep.txt"]
+    for extra in ((), ("--overwrite",)):  # --overwrite replaces only an earlier release
+        result = permute(files, "--k", "3", "--e", "1000", *extra)
+        assert_rejected(result, files, "not empty", "not a permutation release", written=True)
+        assert [p.name for p in files["out"].iterdir()] == ["keep.txt"]
+
+
+def test_overwrite_replaces_an_earlier_release_only(files):
+    assert permute(files, "--k", "3", "--e", "1000").exit_code == 0
+    result = permute(files, "--k", "2", "--e", "1000")
+    assert_rejected(result, files, "holds a previous permutation release", "--overwrite",
+                    written=True)  # fmt: skip
+    assert permute(files, "--k", "2", "--e", "1000", "--overwrite").exit_code == 0
+
+
+def test_output_directory_holding_the_input_is_refused(files, tmp_path):
+    folder = files["data"].parent
+    result = run(["table", "permute", files["data"], "--qi", "age,zipcode", "--sensitive",
+                  "salary", "--k", "3", "--e", "1000", "-o", folder, "--overwrite"])  # fmt: skip
+    assert result.exit_code == 2 and "holds the input" in result.output
+    assert files["data"].is_file()
 
 
 def test_where_on_sensitive_attribute(release, files):

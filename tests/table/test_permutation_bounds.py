@@ -218,11 +218,17 @@ def test_write_read_round_trip(tmp_path, seed_release):
     assert (back.sensitive, back.kind) == ("salary", "numeric")
     assert back.parameters == json.loads(json.dumps(seed_release.parameters))
     assert back.bounds("sum", pl.col("age").is_between(35, 55)).lower == 530_000
-    with pytest.raises(InputError, match="not empty"):
+    with pytest.raises(ConfigError, match="holds a previous permutation release"):
         seed_release.write(out)
     seed_release.write(out, overwrite=True)
     assert PermutationRelease.read(out).qi.equals(seed_release.qi)
     assert [p.name for p in tmp_path.iterdir()] == ["rel"]  # no temporary leftovers
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("x", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not a permutation release"):
+        seed_release.write(other, overwrite=True)  # only an earlier release is replaced
+    assert [p.name for p in other.iterdir()] == ["notes.txt"]
 
 
 def test_failed_write_leaves_nothing(tmp_path, seed_release):

@@ -39,10 +39,11 @@ import polars as pl
 from privlab.bench import registry
 from privlab.bench.spec import Experiment, Spec
 from privlab.errors import ConfigError, InputError
+from privlab.io import strict_json
 from privlab.io.atomic import atomic_path, write_text_atomic
+from privlab.io.outputs import Output, check_outputs
+from privlab.io.results_folder import JOURNAL, MANIFEST, OUTPUT_FILES, SPEC_FILE
 
-JOURNAL = "cells.jsonl"
-SPEC_FILE = "spec.json"
 RESULT_COLUMNS = ("experiment", "scheme", "parameter", "value", "metric", "seed", "result")
 CURVE_COLUMNS = ("experiment", "scheme", "value", "seed", "curve", "x", "y")
 
@@ -96,7 +97,10 @@ class RunSummary:
         }
 
 
-OUTPUT_FILES = ("results.csv", "results.parquet", "summary.csv", "curves.csv", "manifest.json")
+def results_output(out_dir: Path, option: str = "output folder") -> Output:
+    """The results folder as a guarded output: new, empty, or an earlier results folder
+    (whether that one may be continued is :func:`_prepare`'s ``resume`` decision)."""
+    return Output(Path(out_dir), option, folder=True, manifest=MANIFEST, replace=True)
 
 
 def cell_seed(spec_seed: int, key: CellKey) -> int:
@@ -163,6 +167,8 @@ def _clean_journal(path: Path, records: dict[tuple, dict[str, Any]]) -> None:
 
 
 def _prepare(spec: Spec, out_dir: Path, resume: bool) -> dict[tuple, dict[str, Any]]:
+    # a non-empty folder that is not a results folder is never written into
+    check_outputs([results_output(out_dir)], [])
     spec_path = out_dir / SPEC_FILE
     digest = spec.hash()
     if spec_path.is_file() or (out_dir / JOURNAL).is_file():
@@ -187,7 +193,7 @@ def _prepare(spec: Spec, out_dir: Path, resume: bool) -> dict[tuple, dict[str, A
     if not spec_path.is_file():
         payload = {"name": spec.name, "hash": digest, "reduced": spec.is_reduced,
                    "spec": spec.to_dict()}  # fmt: skip
-        write_text_atomic(spec_path, json.dumps(payload, indent=2, default=str) + "\n")
+        write_text_atomic(spec_path, strict_json.dumps(payload) + "\n")
     done = read_journal(out_dir)
     _clean_journal(out_dir / JOURNAL, done)
     return done
@@ -335,7 +341,7 @@ def build_outputs(
             for e in spec.experiments
         },
     }
-    write_text_atomic(out_dir / "manifest.json", json.dumps(manifest, indent=2) + "\n")
+    write_text_atomic(out_dir / "manifest.json", strict_json.dumps(manifest) + "\n")
 
 
 __all__ = [

@@ -16,8 +16,17 @@ from typing import Any
 import numpy as np
 import typer
 
-from privlab.cli.common import comma_list, err_console, exits_on_bad_input, out_console, print_json
+from privlab.cli.common import (
+    comma_list,
+    err_console,
+    exits_on_bad_input,
+    files_of_pairs,
+    guard_outputs,
+    print_json,
+    summary_console,
+)
 from privlab.errors import ConfigError, InputError
+from privlab.io.outputs import Input, Output, is_stdout
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".pq")
 GRAPH_SUFFIXES = (".graphml", ".gml", ".txt", ".edges", ".edgelist", ".el", ".snap")
@@ -116,13 +125,6 @@ def _aligned_release(original: Any, release: Any, mapping: Path | None) -> Any:
     )
 
 
-def _check_output(output: Path) -> None:
-    if output.is_dir():
-        raise InputError(f"-o {output} is a folder; give a file name such as {output}/report.html")
-    if not output.parent.is_dir():
-        raise InputError(f"-o {output}: the folder {output.parent} does not exist")
-
-
 @exits_on_bad_input
 def audit(
     release: Path = typer.Argument(
@@ -133,7 +135,9 @@ def audit(
     original: Path = typer.Option(
         ..., "--original", help="The original the release was made from (same kind)."
     ),
-    output: Path = typer.Option(..., "-o", "--output", help="HTML report to write."),
+    output: Path = typer.Option(
+        ..., "-o", "--output", help="HTML report to write (- for stdout)."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
     kind: str | None = typer.Option(
         None,
@@ -203,7 +207,12 @@ def audit(
     """Run every attack that applies to RELEASE, measure utility against ORIGINAL, write the
     report and print a plain-language summary.  Bad input exits 2 and writes nothing."""
 
-    _check_output(output)
+    guard_outputs(
+        [Output(output, "-o", stdout_ok=True)],
+        [Input(release, unit=release.is_dir()), original, mapping, hierarchies,
+         *files_of_pairs(hierarchy)],
+        json_out=json_out,
+    )  # fmt: skip
     found = detect_kind(release)
     if kind is not None:
         if kind not in ("table", "graph"):
@@ -235,8 +244,9 @@ def audit(
     if json_out:
         print_json({"report": str(path), **result.to_dict()})
         return
-    out_console.print(result.summary(), highlight=False, markup=False, soft_wrap=True)
-    err_console.print(f"wrote {path}", highlight=False)
+    summary_console(output).print(result.summary(), soft_wrap=True)
+    if not is_stdout(output):
+        err_console.print(f"wrote {path}")
 
 
 def _table(

@@ -7,7 +7,13 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from privlab.cli.common import err_console, exits_on_bad_input, out_console, print_json
+from privlab.cli.common import (
+    err_console,
+    exits_on_bad_input,
+    guard_outputs,
+    out_console,
+    print_json,
+)
 from privlab.errors import ConfigError
 
 
@@ -48,6 +54,9 @@ def bench(
         raise ConfigError("give a spec file or a built-in spec name (privlab bench --list)")
     if output is None:
         raise ConfigError("give the results directory with -o DIR")
+    from privlab.bench.runner import results_output
+
+    guard_outputs([results_output(output, "-o")], [spec])
     s = load_spec(spec)
     if reduced:
         s = s.reduce()

@@ -1,9 +1,20 @@
-"""Shared CLI plumbing: error handling (exit 2), consoles, JSON output, progress bars."""
+"""Shared CLI plumbing: error handling (exit 2), consoles, JSON output, progress bars.
+
+Every command is wrapped in :func:`exits_on_bad_input`, which turns what a user can cause
+into one plain message on stderr and exit code 2 — privlab's own errors, and the operating
+system's (a read-only folder, a full disk, a folder given as a file), numbers too large,
+undecodable text and exhausted memory — and makes SIGTERM (what ``timeout``, job schedulers
+and ``docker stop`` send) behave like Ctrl-C, so that atomic writers remove their temporary
+files.  Nothing is printed as rich markup: messages quote file names and data, and a
+``[/]`` or ``:smile:`` in them must come out literally.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import json
+import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -12,27 +23,164 @@ from typing import Any, TypeVar
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
-from privlab.errors import PrivlabError
+from privlab.errors import ConfigError, PrivlabError
+from privlab.io import strict_json
+from privlab.io.outputs import Input, Output, check_outputs, inputs_of, is_stdout
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-err_console = Console(stderr=True)
-out_console = Console()
+#: Consoles print text literally: no markup, no emoji codes, no highlighting of numbers.
+err_console = Console(stderr=True, markup=False, emoji=False, highlight=False)
+out_console = Console(markup=False, emoji=False, highlight=False)
+
+#: Exit codes: 2 for anything the user can fix; 130/143 for SIGINT/SIGTERM (128 + signal);
+#: 70 (EX_SOFTWARE) for a bug in privlab.
+EXIT_BAD_INPUT = 2
+EXIT_SOFTWARE = 70
+
+
+class Terminated(BaseException):
+    """Raised in the main thread when SIGTERM arrives (like KeyboardInterrupt for SIGINT)."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+def error(message: str) -> None:
+    """``error: message`` on stderr, the message printed literally."""
+    err_console.print(Text("error: ", style="bold red") + Text(message), soft_wrap=True)
+
+
+def note(message: str, label: str = "note") -> None:
+    """``note: message`` on stderr (yellow label), the message printed literally."""
+    err_console.print(Text(f"{label}: ", style="yellow") + Text(message), soft_wrap=True)
+
+
+def debugging() -> bool:
+    """``PRIVLAB_DEBUG=1``: let unexpected exceptions show their traceback."""
+    return os.environ.get("PRIVLAB_DEBUG", "") not in ("", "0")
+
+
+def _os_message(exc: OSError) -> str:
+    where = exc.filename if exc.filename is not None else "a file"
+    reason = exc.strerror or exc.__class__.__name__
+    if exc.filename2 is not None:
+        where = f"{where} → {exc.filename2}"
+    return f"{where}: {reason}"
+
+
+def explain(exc: BaseException) -> tuple[int, str] | None:
+    """The exit code and the message for an exception a user can cause (None: a bug).
+
+    Messages never quote the exception's own text where that may hold data values (the
+    data engine's messages quote cells); ``PRIVLAB_DEBUG=1`` shows them.
+    """
+    if isinstance(exc, PrivlabError):
+        return EXIT_BAD_INPUT, str(exc)
+    if isinstance(exc, OSError):
+        return EXIT_BAD_INPUT, f"{_os_message(exc)}; check the path and its permissions"
+    if isinstance(exc, UnicodeDecodeError):
+        return EXIT_BAD_INPUT, (
+            f"a file is not {exc.encoding.upper()} text (undecodable byte at position "
+            f"{exc.start}); re-encode it as UTF-8"
+        )
+    if isinstance(exc, OverflowError):
+        return EXIT_BAD_INPUT, (
+            "a number in the input or the options is too large to compute with; give smaller "
+            "values (or rescale the column)"
+        )
+    if isinstance(exc, MemoryError):
+        return EXIT_BAD_INPUT, (
+            "out of memory; try a smaller input or fewer quasi-identifiers, or free memory"
+        )
+    module = type(exc).__module__ or ""
+    if module.split(".")[0] == "polars":
+        detail = f": {exc}" if debugging() else " (PRIVLAB_DEBUG=1 shows its message)"
+        return EXIT_BAD_INPUT, (
+            f"the data engine could not process the input ({type(exc).__name__}){detail}; "
+            "check that the file is a well-formed table"
+        )
+    return None
 
 
 def exits_on_bad_input(fn: F) -> F:
-    """Turn a PrivlabError into one clear message on stderr and exit code 2."""
+    """Run a command: bad input → one clear message and exit 2; never a traceback.
+
+    SIGTERM is handled like SIGINT while the command runs (temporary files are removed on
+    the way out); Ctrl-C exits 130 and SIGTERM 143.  An unexpected exception is a bug:
+    exit 70 with a one-line request to report it (the traceback with ``PRIVLAB_DEBUG=1``).
+    """
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        previous = None
+        with contextlib.suppress(ValueError):  # not the main thread: leave SIGTERM alone
+            previous = signal.signal(signal.SIGTERM, _on_sigterm)
         try:
             return fn(*args, **kwargs)
-        except PrivlabError as exc:
-            err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
-            raise typer.Exit(2) from None
+        except (typer.Exit, typer.Abort, typer.TyperException):
+            raise  # the command line's own exits and usage errors
+        except KeyboardInterrupt:
+            error("interrupted; nothing was written")
+            raise typer.Exit(130) from None
+        except Terminated:
+            error("terminated; nothing was written")
+            raise typer.Exit(143) from None
+        except Exception as exc:
+            known = explain(exc)
+            if known is None:
+                if debugging():
+                    raise
+                error(
+                    f"internal error ({type(exc).__name__}) — a bug in privlab, not in your "
+                    "input; please report it with the command and the output of PRIVLAB_DEBUG=1"
+                )
+                raise typer.Exit(EXIT_SOFTWARE) from None
+            code, message = known
+            error(message)
+            raise typer.Exit(code) from None
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
 
     return wrapper  # type: ignore[return-value]
+
+
+def guard_outputs(
+    outputs: list[Output],
+    inputs: list[Input | str | os.PathLike[str] | None],
+    *,
+    json_out: bool = False,
+) -> None:
+    """Check a command's outputs against its inputs before any work (see
+    :mod:`privlab.io.outputs`); ``--json`` and an output on standard output exclude each other.
+    Plain paths among ``inputs`` are files or plain folders; pass :class:`Input` for units."""
+    if json_out and any(is_stdout(o.path) for o in outputs):
+        raise ConfigError(
+            "--json and -o - both write to standard output; give -o a file, or drop --json"
+        )
+    listed: list[Input] = []
+    for item in inputs:
+        listed += [item] if isinstance(item, Input) else inputs_of(item)
+    check_outputs(outputs, listed)
+
+
+def summary_console(*outputs: str | os.PathLike[str] | None) -> Console:
+    """Where a human summary goes: stdout, or stderr when an output is written to stdout."""
+    return err_console if any(is_stdout(o) for o in outputs) else out_console
+
+
+def files_of_pairs(items: list[str] | None) -> list[str]:
+    """The existing files named by ``COLUMN=FILE`` items (hierarchies are inputs too)."""
+    out = []
+    for item in items or []:
+        _, sep, value = str(item).partition("=")
+        if sep and os.path.isfile(value):
+            out.append(value)
+    return out
 
 
 def comma_list(values: list[str] | None) -> list[str]:
@@ -44,15 +192,9 @@ def comma_list(values: list[str] | None) -> list[str]:
 
 
 def print_json(payload: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(payload, indent=2, default=_jsonable) + "\n")
-
-
-def _jsonable(value: Any) -> Any:
-    if hasattr(value, "item"):
-        return value.item()
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+    """Strict JSON on stdout (non-finite numbers become null, with the reason under
+    ``"nulls"``; see :mod:`privlab.io.strict_json`)."""
+    sys.stdout.write(strict_json.dumps(payload) + "\n")
 
 
 @contextmanager

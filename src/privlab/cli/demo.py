@@ -18,12 +18,15 @@ from typing import Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
-from privlab.cli.common import exits_on_bad_input, out_console, print_json
+from privlab.cli.common import exits_on_bad_input, guard_outputs, out_console, print_json
 from privlab.cli.specs import parse_fraction
 from privlab.errors import ConfigError
-from privlab.io.atomic import write_text_atomic
+from privlab.io import strict_json
+from privlab.io.atomic import atomic_folder, write_text_atomic
 from privlab.io.delimited import write_table
+from privlab.io.outputs import Manifest, Output
 from privlab.table.anonymize import anonymize_table
 from privlab.table.models import DistinctLDiversity, KAnonymity
 from privlab.table.risk import RiskReport, risk_of_frame
@@ -66,20 +69,26 @@ def _risk_table(before: RiskReport, after: RiskReport, threshold: float) -> Tabl
     return grid
 
 
+#: A demo folder is recognised by its summary.json (before --overwrite may replace it).
+DEMO_MANIFEST = Manifest("demo folder", "summary.json", "format", "privlab demo")
+
+
 def _write_outputs(out: Path, sample, release, summary: dict[str, Any], job: dict) -> None:
-    """Everything is computed before the first file is written; each file is atomic."""
-    out.mkdir(parents=True, exist_ok=True)
-    write_table(sample.frame, out / "sample.csv")
-    for col, h in sample.hierarchies.items():
-        h.to_csv(out / f"hierarchy_{col}.csv")
-    write_table(release.data, out / "release.csv")
+    """Everything is computed before the first file is written; the folder appears whole
+    (temporary folder, then rename)."""
     lines = [f"{k} = {json.dumps(v)}" for k, v in job.items() if not isinstance(v, dict)]
     lines.append("\n[hierarchy]")
     lines += [f"{json.dumps(c)} = {json.dumps(f)}" for c, f in job["hierarchy"].items()]
     text = "\n".join(lines) + "\n"
     tomllib.loads(text)  # the job must stay valid TOML
-    write_text_atomic(out / "job.toml", text)
-    write_text_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    with atomic_folder(out) as tmp:
+        write_table(sample.frame, tmp / "sample.csv")
+        for col, h in sample.hierarchies.items():
+            h.to_csv(tmp / f"hierarchy_{col}.csv")
+        write_table(release.data, tmp / "release.csv")
+        write_text_atomic(tmp / "job.toml", text)
+        manifest = {"format": DEMO_MANIFEST.value, **summary}
+        write_text_atomic(tmp / "summary.json", strict_json.dumps(manifest) + "\n")
 
 
 @exits_on_bad_input
@@ -96,10 +105,16 @@ def demo(
     output: Path | None = typer.Option(
         None, "-o", "--output", help="Folder for sample, hierarchies, release, job and summary."
     ),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Replace the folder of an earlier `privlab demo -o`."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print a machine-readable summary."),
 ) -> None:
     """Generate a census sample, anonymize it and print the risk before and after."""
     t0 = time.perf_counter()
+    guard_outputs(
+        [Output(output, "-o", folder=True, manifest=DEMO_MANIFEST, replace=overwrite)], []
+    )
     if k < 1:
         raise ConfigError(f"-k {k}: k must be at least 1")
     if l_div < 1:
@@ -142,9 +157,12 @@ def demo(
         return
     res = release.to_dict()
     out_console.print(
-        f"[bold]privlab demo[/]: {rows} synthetic census records (seed {seed}); "
-        f"quasi-identifiers {', '.join(qis)}; sensitive: {sample.sensitive}; "
-        f"'{sample.identifying}' removed"
+        Text("privlab demo", style="bold")
+        + Text(
+            f": {rows} synthetic census records (seed {seed}); "
+            f"quasi-identifiers {', '.join(qis)}; sensitive: {sample.sensitive}; "
+            f"'{sample.identifying}' removed"
+        )
     )
     levels = ", ".join(f"{c}={v}" for c, v in res["levels"].items())
     out_console.print(

@@ -19,16 +19,27 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from privlab.cli.common import exits_on_bad_input, out_console, print_json
+from privlab.cli.common import (
+    exits_on_bad_input,
+    files_of_pairs,
+    guard_outputs,
+    note,
+    out_console,
+    print_json,
+    summary_console,
+)
 from privlab.dp.accountant import Accountant, Budget, check_delta, check_epsilon
 from privlab.dp.mechanisms import Release
 from privlab.dp.noise import secure_generator
 from privlab.dp.queries import clamped_mean, clamped_sum, count, histogram
 from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import numeric_column, read_table
+from privlab.io.outputs import Output
 
 app = typer.Typer(
-    help="Differentially private releases and their parameters.", no_args_is_help=True
+    help="Differentially private releases and their parameters.",
+    no_args_is_help=True,
+    add_completion=False,
 )
 
 QUERY_HELP = (
@@ -207,7 +218,7 @@ def release(
         grid.add_row(q.label, str(value), f"{r.epsilon:g}", f"{r.delta:g}", mechanism)
     out_console.print(grid)
     if seed is not None:
-        out_console.print("[yellow]--seed given: the noise is reproducible, hence NOT private.[/]")
+        note("--seed given: the noise is reproducible, hence NOT private.", "warning")
 
 
 # ---------------------------------------------------------------------------- params
@@ -282,7 +293,9 @@ def params(
 @exits_on_bad_input
 def safe_kanon(
     input: Path = typer.Argument(..., help="CSV or Parquet file."),
-    output: Path = typer.Option(..., "--output", "-o", help="Where to write the release."),
+    output: Path = typer.Option(
+        ..., "--output", "-o", help="Where to write the release (.csv or .parquet; - for stdout)."
+    ),
     qi: list[str] = typer.Option(..., "--qi", help="Quasi-identifying column (repeatable)."),
     hierarchy: list[str] = typer.Option(
         ..., "--hierarchy", help="COLUMN=FILE: an ARX hierarchy written from the public domain."
@@ -318,6 +331,10 @@ def safe_kanon(
     from privlab.dp.sampling import safe_k_anonymize
     from privlab.io.delimited import write_table
 
+    guard_outputs(
+        [Output(output, "-o", stdout_ok=True)], [input, *files_of_pairs(hierarchy)],
+        json_out=json_out,
+    )  # fmt: skip
     eps = check_epsilon(epsilon, "--epsilon")
     eps1 = None
     if levels is None:
@@ -355,9 +372,9 @@ def safe_kanon(
     for key in ("epsilon", "delta", "beta", "k", "levels", "rows", "not_sampled", "suppressed",
                 "released", "classes"):  # fmt: skip
         grid.add_row(key, str(summary[key]))
-    out_console.print(grid)
+    summary_console(output).print(grid)
     if seed is not None:
-        out_console.print("[yellow]--seed given: the sample is reproducible, hence NOT private.[/]")
+        note("--seed given: the sample is reproducible, hence NOT private.", "warning")
 
 
 def _parse_levels(text: str, qi: list[str]) -> dict[str, int]:

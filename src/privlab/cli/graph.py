@@ -17,7 +17,13 @@ import polars as pl
 import typer
 from rich.table import Table
 
-from privlab.cli.common import err_console, exits_on_bad_input, out_console, print_json
+from privlab.cli.common import (
+    err_console,
+    exits_on_bad_input,
+    guard_outputs,
+    print_json,
+    summary_console,
+)
 from privlab.cli.graph_attack import (
     attack_app,
     check_pair_output,
@@ -28,9 +34,10 @@ from privlab.cli.graph_attack import (
 )
 from privlab.errors import ConfigError
 from privlab.graph.core import Graph, read_graph, write_graph
+from privlab.io.outputs import Output, is_stdout
 
 app = typer.Typer(help="Anonymize social graphs and measure what the release keeps.",
-                  no_args_is_help=True)  # fmt: skip
+                  no_args_is_help=True, add_completion=False)  # fmt: skip
 
 
 def _perturb(name: str) -> Callable[..., Any]:
@@ -163,7 +170,9 @@ JsonOut = Annotated[bool, typer.Option("--json", help="Print the summary as JSON
 def anonymize(
     input: Path = typer.Argument(..., help="SNAP edge list (two ids per line, # comments)."),
     scheme: str = typer.Option(..., "--scheme", "-s", help="The scheme. " + _scheme_help()),
-    output: Path = typer.Option(..., "--output", "-o", help="Where to write the release."),
+    output: Path = typer.Option(
+        ..., "--output", "-o", help="Where to write the release (edge list; - for stdout)."
+    ),
     fraction: Fraction = None,
     k: KOption = None,
     method: Method = None,
@@ -188,6 +197,16 @@ def anonymize(
     opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold)
     if mapping is not None and keep_ids:
         raise ConfigError("--mapping is the relabelling's secret; it cannot go with --keep-ids")
+    if mapping is not None and is_stdout(output):
+        raise ConfigError(
+            "-o - with --mapping: the release and its mapping are written together as files; "
+            "give -o a file name"
+        )
+    guard_outputs(
+        [Output(output, "-o", stdout_ok=True), Output(mapping, "--mapping")],
+        [input],
+        json_out=json_out,
+    )
     read = read_input(input, directed=directed)
     rng = secure_generator(seed)
     with err_console.status(f"{name}: anonymizing {read.graph!r} …", spinner="dots"):
@@ -211,14 +230,20 @@ def anonymize(
         "details": summary,
         "output": str(output),
     }
-    write_graph(final if keep_ids else Graph(final.indptr, final.indices, final.directed),
-                output, header=f"privlab graph anonymize --scheme {name}")  # fmt: skip
-    if mapping is not None and secret is not None:
+    released_graph = final if keep_ids else Graph(final.indptr, final.indices, final.directed)
+    header = f"privlab graph anonymize --scheme {name}"
+    if mapping is None or secret is None:
+        write_graph(released_graph, output, header=header)
+    else:
+        from privlab.io.atomic import atomic_paths
         from privlab.io.delimited import write_table
 
         originals = original_labels[secret] if original_labels is not None else secret
-        write_table(pl.DataFrame({"release_id": np.arange(secret.size), "original": originals}),
-                    mapping)  # fmt: skip
+        # the release and its secret mapping are published together or not at all
+        with atomic_paths([output, mapping]) as (release_path, mapping_path):
+            write_graph(released_graph, release_path, header=header)
+            write_table(pl.DataFrame({"release_id": np.arange(secret.size),
+                                      "original": originals}), mapping_path)  # fmt: skip
         summary["mapping"] = str(mapping)
     if json_out:
         print_json(summary)
@@ -226,7 +251,7 @@ def anonymize(
     grid = Table(title=f"{input} → {output} ({name})", show_header=False)
     for key in ("nodes", "edges_before", "edges_after", "relabelled"):
         grid.add_row(key, str(summary[key]))
-    out_console.print(grid)
+    summary_console(output).print(grid)
 
 
 @app.command()
@@ -269,7 +294,7 @@ def pair(
     """
     from privlab.graph.pairs import sample_pair, secgraph_pair
 
-    check_pair_output(output, force)
+    check_pair_output(output, force, [input])
     if secgraph:
         extra = [flag for flag, v in (("--alpha-v", alpha_v), ("--alpha-e", alpha_e),
                                       ("--scheme", scheme)) if v is not None]  # fmt: skip

@@ -34,20 +34,25 @@ from typing import Any
 import numpy as np
 import polars as pl
 import typer
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from privlab.cli.common import (
     err_console,
     exits_on_bad_input,
+    guard_outputs,
+    note,
     out_console,
     print_json,
     progress_bar,
+    summary_console,
 )
 from privlab.errors import ConfigError, InputError
 from privlab.graph.core import Graph, GraphFile, read_graph, write_graph
+from privlab.io import strict_json
 from privlab.io.atomic import atomic_folder
+from privlab.io.outputs import Input, Manifest, Output
 
 attack_app = typer.Typer(
     help="Re-identification attacks on graphs: how many people can an adversary single out?",
@@ -63,18 +68,22 @@ def read_input(path: Path, *, directed: bool = False) -> GraphFile:
     """Read a graph file and print the reader's notes (removed loops, repeats) on stderr."""
     read = read_graph(path, directed=directed)
     for warning in read.report.warnings():
-        err_console.print(f"[yellow]note:[/] {warning}")
+        note(warning)
     return read
 
 
 def emit(
-    payload: dict[str, Any], json_out: bool, table: Callable[[dict[str, Any]], RenderableType]
+    payload: dict[str, Any],
+    json_out: bool,
+    table: Callable[[dict[str, Any]], RenderableType],
+    console: Console = out_console,
 ) -> None:
-    """``--json``: the payload on stdout; otherwise the table built from it."""
+    """``--json``: the payload on stdout; otherwise the table built from it (on ``console``:
+    stderr when an output goes to stdout)."""
     if json_out:
         print_json(payload)
     else:
-        out_console.print(table(payload))
+        console.print(table(payload))
 
 
 def bucket_table(title: str, first: str, rows: list[tuple[str, dict[str, Any]]]) -> Table:
@@ -100,15 +109,18 @@ def _summary_table(title: str, payload: dict[str, Any], keys: tuple[str, ...]) -
 
 
 # ============================================================================ pair folders
-def check_pair_output(folder: Path, force: bool) -> None:
-    """Refuse a file, or a non-empty folder unless ``force`` (before any work is done)."""
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"{folder}: exists and is not a folder; give -o a folder for the pair")
-    if folder.is_dir() and any(folder.iterdir()) and not force:
-        raise InputError(
-            f"{folder}: the folder exists and is not empty; pass --force to replace it or "
-            "choose another -o"
-        )
+#: A pair folder is recognised by its pair.json (before --force may replace it).
+PAIR_MANIFEST = Manifest("pair folder", "pair.json", "format", "privlab graph pair")
+
+
+def check_pair_output(folder: Path, force: bool, inputs: list[Path] = ()) -> None:
+    """Refuse, before any work is done, a file, a folder that holds an input, or a non-empty
+    folder other than an earlier pair folder replaced with ``force``."""
+    guard_outputs(
+        [Output(folder, "-o", folder=True, manifest=PAIR_MANIFEST, replace=force,
+                replace_flag="--force")],
+        list(inputs),
+    )  # fmt: skip
 
 
 def write_pair_dir(
@@ -118,9 +130,9 @@ def write_pair_dir(
     from privlab.io.atomic import write_text_atomic
     from privlab.io.delimited import write_table
 
-    check_pair_output(folder, force)
+    check_pair_output(folder, force, [source])
     summary = {
-        "format": "privlab graph pair",
+        "format": PAIR_MANIFEST.value,
         "source": str(source),
         **made.to_dict(),
         "scheme_details": scheme_details,
@@ -135,7 +147,7 @@ def write_pair_dir(
             write_graph(Graph(g.indptr, g.indices, False), tmp / f"{side}.txt", header=header)
         write_table(pl.DataFrame({"aux": made.truth_aux, "san": made.truth_san}),
                     tmp / "truth.csv")  # fmt: skip
-        write_text_atomic(tmp / "pair.json", json.dumps(summary, indent=2) + "\n")
+        write_text_atomic(tmp / "pair.json", strict_json.dumps(summary) + "\n")
     return {**summary, "output": str(folder)}
 
 
@@ -510,7 +522,7 @@ def propagate(
         0.1, "--theta", min=0.0, help="Eccentricity threshold θ ≥ 0 (higher: fewer, surer)."
     ),
     output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the mapping found (CSV aux,san) here."
+        None, "--output", "-o", help="Write the mapping found (CSV aux,san) here; - for stdout."
     ),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
@@ -530,6 +542,11 @@ def propagate(
             "give one way to seed: --seeds N (top-degree nodes and their truth), "
             f"--seeds-file CSV or --discover N (got {', '.join(given) or 'none'})"
         )
+    guard_outputs(
+        [Output(output, "-o", stdout_ok=True)],
+        [Input(pair_dir, unit=True), seeds_file],
+        json_out=json_out,
+    )
     pair = read_pair_dir(pair_dir)
     truth = pair.truth_array()
     seeding: dict[str, Any]
@@ -558,7 +575,7 @@ def propagate(
     emit(payload, json_out, lambda p: _summary_table(
         f"{p['pair']}: propagation from {p['seeding']['seeds']} {p['seeding']['kind']} seeds",
         p, ("theta", "mapped", "correct", "true_pairs", "accuracy", "coverage", "passes",
-            "seconds")))  # fmt: skip
+            "seconds")), summary_console(output))  # fmt: skip
 
 
 @attack_app.command()

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.markup import escape
+from rich.console import Console
 from rich.table import Table
 
-from privlab.cli.common import exits_on_bad_input, out_console, print_json
+from privlab.cli.common import exits_on_bad_input, guard_outputs, print_json, summary_console
 from privlab.cli.specs import (
     CLI_MISSING_LABEL,
     HierarchySpec,
@@ -23,6 +23,7 @@ from privlab.cli.specs import (
 )
 from privlab.errors import ConfigError
 from privlab.io.delimited import read_table
+from privlab.io.outputs import Output
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.hierarchy_builders import HIERARCHY_KINDS
 
@@ -78,7 +79,9 @@ def hierarchy(
     kind: str = typer.Argument(..., help="interval | order | masking | date"),
     input: Path = typer.Argument(..., help="CSV or Parquet file holding the column."),
     column: str = typer.Option(..., "--column", "-c", help="Column to build the hierarchy for."),
-    output: Path = typer.Option(..., "-o", "--output", help="Hierarchy file to write (ARX CSV)."),
+    output: Path = typer.Option(
+        ..., "-o", "--output", help="Hierarchy file to write (ARX CSV; - for stdout)."
+    ),
     width: float | None = typer.Option(None, "--width", help="interval: width of level 1."),
     fanout: int | None = typer.Option(
         None, "--fanout", help="interval: intervals merged per level (default 2)."
@@ -149,8 +152,7 @@ def hierarchy(
     policy = (missing or "error").strip().lower()
     if policy not in ("error", "category"):
         raise ConfigError(f"--missing {missing!r}: use 'error' or 'category'")
-    if output.resolve() == input.resolve():
-        raise ConfigError("the output file is the input file; choose another -o")
+    guard_outputs([Output(output, "-o", stdout_ok=True)], [input], json_out=json_out)
     frame = read_table(input, delimiter=delimiter, expected_columns=[column])
     cells = column_values(frame, column, source=str(input), na_values=na or ("",))
     result = spec.build(
@@ -164,7 +166,7 @@ def hierarchy(
     if json_out:
         print_json(summary)
     else:
-        _print_summary(result, summary)
+        _print_summary(result, summary, summary_console(output))
 
 
 def _summary(
@@ -181,9 +183,9 @@ def _summary(
     }
 
 
-def _print_summary(result: Hierarchy, summary: dict[str, Any]) -> None:
+def _print_summary(result: Hierarchy, summary: dict[str, Any], console: Console) -> None:
     grid = Table(
-        title=escape(f"{summary['kind']} hierarchy for {summary['column']!r} → {summary['output']}")
+        title=f"{summary['kind']} hierarchy for {summary['column']!r} → {summary['output']}"
     )
     grid.add_column("level", justify="right")
     grid.add_column("groups", justify="right")
@@ -191,8 +193,8 @@ def _print_summary(result: Hierarchy, summary: dict[str, Any]) -> None:
     for level in range(result.height + 1):
         labels = result.group_labels(level).tolist()
         shown = ", ".join(labels[:4]) + (", …" if len(labels) > 4 else "")
-        grid.add_row(str(level), str(len(labels)), escape(shown))
-    out_console.print(grid)
+        grid.add_row(str(level), str(len(labels)), shown)
+    console.print(grid)
 
 
 __all__ = ["KIND_OPTIONS", "hierarchy"]

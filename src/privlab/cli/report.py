@@ -6,8 +6,9 @@ from pathlib import Path
 
 import typer
 
-from privlab.cli.common import err_console, exits_on_bad_input
-from privlab.errors import InputError
+from privlab.cli.common import err_console, exits_on_bad_input, guard_outputs
+from privlab.io.outputs import Output
+from privlab.io.results_folder import FOLDER_FILES
 
 
 @exits_on_bad_input
@@ -15,7 +16,7 @@ def report(
     results: Path = typer.Argument(
         ..., help="Results folder written by `privlab bench` (holds results.csv)."
     ),
-    output: Path = typer.Option(..., "-o", "--output", help="HTML file to write."),
+    output: Path = typer.Option(..., "-o", "--output", help="HTML file to write (- for stdout)."),
     title: str | None = typer.Option(None, "--title", help="Report title (default: the spec's)."),
 ) -> None:
     """Write one self-contained HTML report (tables and plots) of a benchmark results folder.
@@ -25,8 +26,11 @@ def report(
     """
     from privlab.report import report_from_results
 
-    if output.is_dir():
-        raise InputError(f"{output} is a folder; give a file name, e.g. {output / 'report.html'}")
+    folder = results.parent if results.is_file() else results
+    guard_outputs(
+        [Output(output, "-o", stdout_ok=True)],
+        [results, *(folder / name for name in FOLDER_FILES)],
+    )
     doc = report_from_results(results, title=title)
     path = doc.write(output)
     figures = sum(b.kind == "figure" for s in doc.sections for b in s.blocks)

@@ -12,14 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from privlab.cli.common import (
     err_console,
     exits_on_bad_input,
+    files_of_pairs,
+    guard_outputs,
     out_console,
     print_json,
     progress_bar,
+    summary_console,
 )
 from privlab.cli.specs import (
     HIERARCHY_SPEC_HELP,
@@ -34,6 +39,7 @@ from privlab.cli.specs import (
 )
 from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import read_table, write_table
+from privlab.io.outputs import Output
 from privlab.table.anonymize import ALGORITHMS, anonymize_table
 from privlab.table.assess import assess
 from privlab.table.data import MicroTable
@@ -41,7 +47,11 @@ from privlab.table.hierarchy import Hierarchy
 from privlab.table.hierarchy_builders import HIERARCHY_KINDS
 from privlab.table.models import KAnonymity, PrivacyModel
 
-app = typer.Typer(help="Anonymize microdata tables and measure their risk.", no_args_is_help=True)
+app = typer.Typer(
+    help="Anonymize microdata tables and measure their risk.",
+    no_args_is_help=True,
+    add_completion=False,
+)
 
 JOB_KEYS = {
     "input", "output", "qi", "hierarchy", "sensitive", "sensitive_hierarchy", "identifying",
@@ -225,7 +235,9 @@ def anonymize(
     relaxed: bool = typer.Option(
         False, "--relaxed", help="Mondrian: relaxed partitioning (the median's class may split)."
     ),
-    output: Path | None = typer.Option(None, "-o", "--output", help="Where to write the release."),
+    output: Path | None = typer.Option(
+        None, "-o", "--output", help="Where to write the release (.csv or .parquet; - for stdout)."
+    ),
     job: Path | None = typer.Option(None, "--job", help="TOML job file with these options."),
     delimiter: str | None = DELIM_OPT,
     missing: str | None = MISSING_OPT,
@@ -243,12 +255,11 @@ def anonymize(
     if algo not in (*ALGORITHMS, "mondrian"):
         raise ConfigError(f"--algorithm {algo!r}: use optimal, datafly or mondrian")
     _check_algorithm_options(algo, opts)
+    _guard_release(opts, job, json_out)
     limit = parse_fraction("--suppression", opts.get("suppression") or 0)
     metric_obj = parse_metric(opts.get("metric") or "loss", opts.get("gs"), opts.get("aggregation"))
     table = build_table(opts)
     models = _build_models(opts, required=True)
-    if opts.get("output") and Path(opts["output"]).resolve() == Path(opts["input"]).resolve():
-        raise ConfigError("the output file is the input file; choose another -o")
     if algo == "mondrian":
         summary, frame = _run_mondrian(table, models, opts)
     else:
@@ -269,7 +280,20 @@ def anonymize(
     if json_out:
         print_json(summary)
     else:
-        _print_summary(summary)
+        _print_summary(summary, summary_console(opts.get("output")))
+
+
+def _guard_release(opts: dict[str, Any], job: Path | None, json_out: bool) -> None:
+    """The release file may be neither an input (data, hierarchy, job) nor a folder."""
+    output = opts.get("output")
+    if output is None:
+        return
+    guard_outputs(
+        [Output(Path(output), "-o", stdout_ok=True)],
+        [opts.get("input"), job, *files_of_pairs(opts.get("hierarchy")),
+         *files_of_pairs(opts.get("sensitive_hierarchy"))],
+        json_out=json_out,
+    )  # fmt: skip
 
 
 #: Options that only one kind of algorithm understands.
@@ -305,7 +329,7 @@ def _run_mondrian(table: MicroTable, models: list[PrivacyModel], opts: dict[str,
     return result.to_dict(), result.release
 
 
-def _print_summary(summary: dict[str, Any]) -> None:
+def _print_summary(summary: dict[str, Any], console: Console) -> None:
     grid = Table(title="privlab table anonymize", show_header=False)
     for key, value in summary.items():
         if key == "levels":
@@ -313,7 +337,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
         elif isinstance(value, float):
             value = f"{value:.10g}"
         grid.add_row(key, str(value))
-    out_console.print(grid)
+    console.print(grid)
 
 
 @app.command()
@@ -354,7 +378,8 @@ def check(
         if s.ke is not None:
             grid.add_row(f"(k,e)-anonymity ({s.attribute})", f"k = {s.ke[0]}, e = {s.ke[1]:g}")
     for name, ok in report.models.items():
-        grid.add_row(name, "[green]satisfied[/]" if ok else "[red]violated[/]")
+        verdict = Text("satisfied", style="green") if ok else Text("violated", style="red")
+        grid.add_row(name, verdict)
     out_console.print(grid)
 
 

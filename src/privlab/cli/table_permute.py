@@ -17,12 +17,18 @@ from typing import Any
 import numpy as np
 import polars as pl
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from privlab.cli.common import comma_list, exits_on_bad_input, out_console, print_json
+from privlab.cli.common import (
+    comma_list,
+    exits_on_bad_input,
+    guard_outputs,
+    out_console,
+    print_json,
+)
 from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import numeric_column, read_table
+from privlab.io.outputs import Output
 
 
 def _null_na(series: pl.Series, na: set[str]) -> pl.Series:
@@ -120,7 +126,7 @@ def permute(
     seed: int | None = typer.Option(None, "--seed", help="Seed for random choices."),
     output: Path | None = typer.Option(None, "-o", "--output", help="Release directory."),
     overwrite: bool = typer.Option(
-        False, "--overwrite", help="Replace an existing non-empty release directory."
+        False, "--overwrite", help="Replace an earlier release written by permute in -o DIR."
     ),
     delimiter: str | None = typer.Option(
         None, "--delimiter", help="Field delimiter (default: sniffed)."
@@ -138,6 +144,7 @@ def permute(
     from privlab.table.permutation import METHODS
     from privlab.table.permutation import anatomy as run_anatomy
     from privlab.table.permutation import permute as run_permute
+    from privlab.table.permutation.release import MANIFEST
 
     t0 = time.perf_counter()
     qis = comma_list(qi)
@@ -176,10 +183,10 @@ def permute(
         method = partition or "min-sum"
         if method not in METHODS:
             raise ConfigError(f"--partition {method!r}: use one of {', '.join(METHODS)}")
-    if output.exists() and not output.is_dir():
-        raise ConfigError(f"-o {output}: exists and is not a directory; choose a new directory")
-    if output.is_dir() and any(output.iterdir()) and not overwrite:
-        raise ConfigError(f"-o {output}: directory is not empty; pass --overwrite to replace it")
+    guard_outputs(
+        [Output(output, "-o", folder=True, manifest=MANIFEST, replace=overwrite)],
+        [input, target],
+    )
     hierarchy = _read_target(target) if target is not None else None
     extra = [groups] if groups is not None and groups not in qis else []
     frame = _load_input(input, qis + extra, sensitive, delimiter=delimiter, na=na,
@@ -212,7 +219,7 @@ def permute(
     for key, value in summary.items():
         if isinstance(value, dict):
             value = ", ".join(f"{a}={b}" for a, b in value.items() if not isinstance(b, list))
-        grid.add_row(key, escape(f"{value:.6g}" if isinstance(value, float) else str(value)))
+        grid.add_row(key, f"{value:.6g}" if isinstance(value, float) else str(value))
     out_console.print(grid)
 
 
@@ -289,7 +296,7 @@ def query(
     if json_out:
         print_json(data)
         return
-    grid = Table(title=escape(sql), show_header=True)
+    grid = Table(title=sql, show_header=True)
     grid.add_column("")
     grid.add_column("lower")
     grid.add_column("upper")

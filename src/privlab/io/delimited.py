@@ -7,6 +7,7 @@ All cells of a CSV file are read as text, so that values match hierarchy files e
 from __future__ import annotations
 
 import csv
+import io
 import os
 from collections import Counter
 from pathlib import Path
@@ -16,6 +17,7 @@ import polars as pl
 
 from privlab.errors import InputError
 from privlab.io.atomic import atomic_path
+from privlab.io.outputs import is_stdout, stdout_binary
 
 CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
 
@@ -139,7 +141,11 @@ def numeric_column(
 
 
 def write_table(frame: pl.DataFrame, path: str | os.PathLike[str], *, delimiter: str = ",") -> Path:
-    """Write ``frame`` as CSV (or Parquet, by suffix) atomically."""
+    """Write ``frame`` as CSV (or Parquet, by suffix) atomically; ``-`` is standard output
+    (CSV)."""
+    if is_stdout(path):
+        frame.write_csv(stdout_binary(), separator=delimiter)
+        return Path(path)
     path = Path(path)
     with atomic_path(path) as tmp:
         if path.suffix.lower() in (".parquet", ".pq"):
@@ -164,7 +170,14 @@ def read_rows(path: str | os.PathLike[str], *, delimiter: str = ";") -> list[lis
 def write_rows(
     rows: list[list[str]], path: str | os.PathLike[str], *, delimiter: str = ";"
 ) -> Path:
-    """Write rows of strings as a header-less delimited file, atomically."""
+    """Write rows of strings as a header-less delimited file, atomically (``-``: stdout)."""
+    if is_stdout(path):
+        out = io.TextIOWrapper(stdout_binary(), encoding="utf-8", newline="")
+        try:
+            csv.writer(out, delimiter=delimiter, lineterminator="\n").writerows(rows)
+        finally:
+            out.detach()
+        return Path(path)
     path = Path(path)
     with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8", newline="") as fh:
         csv.writer(fh, delimiter=delimiter, lineterminator="\n").writerows(rows)

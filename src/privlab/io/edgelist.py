@@ -14,6 +14,7 @@ naming the file and line.  Reading m lines costs O(m log m);
 
 from __future__ import annotations
 
+import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ import numpy as np
 
 from privlab.errors import InputError
 from privlab.io.atomic import atomic_path
+from privlab.io.outputs import is_stdout, stdout_binary
 
 
 def loops_and_duplicates(e: np.ndarray, directed: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -207,20 +209,34 @@ def write_edges(
     directed: bool,
     header: str | None = None,
 ) -> Path:
-    """Write one ``u<TAB>v`` line per edge (labels if given), atomically; ``header`` lines
-    become ``#`` comments.  O(m)."""
+    """Write one ``u<TAB>v`` line per edge (labels if given), atomically (``-``: standard
+    output); ``header`` lines become ``#`` comments.  O(m)."""
     p = Path(path)
     e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    if is_stdout(path):
+        out = io.TextIOWrapper(stdout_binary(), encoding="utf-8", newline="\n")
+        try:
+            _write_edge_lines(out, e, labels, n_nodes=n_nodes, directed=directed, header=header)
+        finally:
+            out.detach()
+        return p
     with atomic_path(p) as tmp, tmp.open("w", encoding="utf-8", newline="\n") as fh:
-        for line in (header or "").splitlines():
-            fh.write(f"# {line}\n")
-        kind = "Directed" if directed else "Undirected"
-        fh.write(f"# {kind} graph: Nodes: {n_nodes} Edges: {e.shape[0]}\n")
-        if labels is None:
-            np.savetxt(fh, e, fmt="%d", delimiter="\t")
-        else:
-            fh.writelines(f"{labels[u]}\t{labels[v]}\n" for u, v in e.tolist())
+        _write_edge_lines(fh, e, labels, n_nodes=n_nodes, directed=directed, header=header)
     return p
+
+
+def _write_edge_lines(
+    fh: Any, e: np.ndarray, labels: np.ndarray | None, *, n_nodes: int, directed: bool,
+    header: str | None,
+) -> None:  # fmt: skip
+    for line in (header or "").splitlines():
+        fh.write(f"# {line}\n")
+    kind = "Directed" if directed else "Undirected"
+    fh.write(f"# {kind} graph: Nodes: {n_nodes} Edges: {e.shape[0]}\n")
+    if labels is None:
+        np.savetxt(fh, e, fmt="%d", delimiter="\t")
+    else:
+        fh.writelines(f"{labels[u]}\t{labels[v]}\n" for u, v in e.tolist())
 
 
 __all__ = [

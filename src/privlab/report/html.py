@@ -29,6 +29,7 @@ from markupsafe import Markup
 
 from privlab.errors import InputError
 from privlab.io.atomic import atomic_path
+from privlab.io.outputs import is_stdout, stdout_binary
 
 __all__ = [
     "Figure",
@@ -428,7 +429,11 @@ class Report:
         )
 
     def write(self, path: str | Path) -> Path:
-        """Render and write the report atomically (temporary file + rename); return the path."""
+        """Render and write the report atomically (temporary file + rename; ``-``: standard
+        output); return the path."""
+        if is_stdout(path):
+            stdout_binary().write(self.render().encode("utf-8"))
+            return Path(path)
         path = Path(path)
         if path.is_dir():
             raise InputError(f"{path} is a folder; give a file name such as {path}/report.html")

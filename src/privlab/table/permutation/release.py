@@ -33,9 +33,12 @@ from privlab.bounds import Bounds, GroupedValues
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InfeasibleError, InputError
 from privlab.io.atomic import atomic_folder
+from privlab.io.outputs import Manifest, Output, check_outputs
 from privlab.table.permutation.partition import Partition, is_ke_anonymous, ke_partition
 
 FORMAT = "privlab.permutation/1"
+#: How an earlier release is recognised before ``overwrite`` may replace its folder.
+MANIFEST = Manifest("permutation release", "release.json", "format", FORMAT)
 RESERVED = ("tuple_id", "group_id")
 KINDS = ("numeric", "categorical")
 _SA_COLUMNS = {
@@ -154,14 +157,14 @@ class PermutationRelease:
         """Write ``qi.parquet``, ``sa.parquet`` and ``release.json`` atomically.
 
         Everything goes to a temporary sibling directory that is renamed onto ``directory``;
-        on failure nothing is left behind.  A non-empty ``directory`` is refused unless
-        ``overwrite``.
+        on failure nothing is left behind.  A non-empty ``directory`` is replaced only if it
+        holds an earlier permutation release and ``overwrite`` is true; any other non-empty
+        folder is refused (:func:`privlab.io.outputs.check_outputs`).
         """
         target = Path(directory)
-        if target.exists() and not target.is_dir():
-            raise InputError(f"{target}: exists and is not a directory")
-        if target.is_dir() and any(target.iterdir()) and not overwrite:
-            raise InputError(f"{target}: directory is not empty; pass overwrite=True to replace it")
+        check_outputs(
+            [Output(target, "directory", folder=True, manifest=MANIFEST, replace=overwrite)], []
+        )
         with atomic_folder(target) as tmp:
             self.qi.write_parquet(tmp / "qi.parquet")
             self.sa.write_parquet(tmp / "sa.parquet")
