@@ -22,7 +22,15 @@ from privlab.table.assess import assess
 from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.metrics import Loss
-from privlab.table.models import DistinctLDiversity, KAnonymity, TCloseness
+from privlab.table.models import (
+    DeltaDisclosure,
+    DistinctLDiversity,
+    EntropyLDiversity,
+    KAnonymity,
+    KEAnonymity,
+    RecursiveCLDiversity,
+    TCloseness,
+)
 from privlab.table.risk import risk_of_frame
 from tests.strategies import small_tables
 
@@ -68,6 +76,31 @@ def test_check_leaves_suppressed_rows_out_of_k_l_and_t():
     assert s.t_equal == pytest.approx(0.04)
     d = report.to_dict()
     assert (d["suppressed"], d["equivalence_classes"], d["k_anonymity"]) == (1, 4, 6)
+
+
+def test_every_sensitive_model_leaves_the_suppressed_record_out():
+    """The outlier's lone salary would fail each model as a class of its own."""
+    frame = _outlier_table().with_columns(
+        pl.when(pl.col("disease") == "flu").then(pl.lit("10")).otherwise(pl.lit("20"))
+        .alias("salary")
+    )  # fmt: skip
+    release = anonymize(
+        frame, quasi_identifiers=["zip", "sex"], hierarchies={"zip": ZIP}, sensitive=["salary"],
+        k=5, suppression_limit=0.2,
+    )  # fmt: skip
+    salary = Hierarchy.from_rows([["10", "low", "*"], ["20", "low", "*"]])
+    models = [
+        EntropyLDiversity("salary", 1.9),
+        RecursiveCLDiversity("salary", c=2.0, l=2),
+        TCloseness("salary", 0.1, distance="hierarchical", hierarchy=salary),
+        DeltaDisclosure("salary", 1.0),
+        KEAnonymity("salary", k=2, e=10.0),
+    ]
+    report = assess(_records(release.data, ["zip", "sex"], ["salary"]), models)
+    assert report.suppressed == 1 and all(report.models.values()), report.models
+    s = report.sensitive[0]
+    assert s.entropy_l == pytest.approx(2.0) and s.ke == (2, 10.0)
+    assert s.delta < 1.0 and s.recursive_c_for_l2 == pytest.approx(1.0)
 
 
 def test_cli_check_on_a_suppression_release_reports_the_k_asked_for(tmp_path):
