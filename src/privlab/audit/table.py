@@ -47,6 +47,7 @@ from privlab.table.data import to_polars
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.permutation import PermutationRelease
 from privlab.table.risk import risk_of_frame
+from privlab.table.suppression import SUPPRESSED_VALUE
 
 
 def audit_table(
@@ -63,6 +64,7 @@ def audit_table(
     thresholds: Thresholds | None = None,
     title: str = "Release audit",
     meta: Mapping[str, Any] | None = None,
+    suppressed_value: str | None = SUPPRESSED_VALUE,
 ) -> AuditResult:
     """Audit a table release against the original table.
 
@@ -79,9 +81,13 @@ def audit_table(
     instead; utility (per-QI generalization loss, suppression, the sensitive column's
     distribution).  ``hierarchies`` are needed for QIs generalized with a hierarchy; QIs
     released as ranges ``lo-hi`` (Mondrian) are found automatically unless ``numeric`` is
-    given.  Raises :class:`InputError` for missing columns or labels that cannot be matched
-    (naming the column and an example), :class:`ConfigError` for bad parameters.
+    given.  Released rows whose QIs all hold ``suppressed_value`` (``None``: none) are the
+    suppressed records (:mod:`privlab.table.suppression`): outside every class of the risk
+    figures, counted in the utility, and a suppressed cell covers every value in the linkage.
+    Raises :class:`InputError` for missing columns or labels that cannot be matched (naming
+    the column and an example), :class:`ConfigError` for bad parameters.
     """
+    suppressed_value = suppressed_value or None
     th = thresholds or Thresholds()
     orig, _ = to_polars(original)
     if isinstance(release, PermutationRelease):
@@ -101,21 +107,29 @@ def audit_table(
         if s in qi:
             raise ConfigError(f"sensitive column {s!r} is also a quasi-identifier")
     hier = _load_hierarchies(hierarchies, qi)
-    num = _numeric_columns(rel, orig, qi, hier) if numeric is None else list(numeric)
-    _check_labels(rel, orig, qi, hier, num)
+    num = (
+        _numeric_columns(rel, orig, qi, hier, suppressed_value)
+        if numeric is None
+        else list(numeric)
+    )
+    _check_labels(rel, orig, qi, hier, num, suppressed_value)
 
     findings: list[Finding] = []
     details: dict[str, Any] = {"records_original": orig.height, "rows_release": rel.height}
     report = Report(title, meta={"kind": "generalized table", **(meta or {})})
 
     # --- identity: linkage + prosecutor risk
-    link = linkage_attack(orig, release, qi, hierarchies=hier, numeric=num)
+    link = linkage_attack(
+        orig, release, qi, hierarchies=hier, numeric=num, suppressed_value=suppressed_value
+    )
     ld = link.to_dict()
     details["linkage"] = ld
-    risk = risk_of_frame(rel, qi, sampling_fraction=sampling_fraction)
+    risk = risk_of_frame(
+        rel, qi, sampling_fraction=sampling_fraction, suppressed_value=suppressed_value
+    )
     rd = risk.to_dict()
     details["risk"] = rd
-    base = risk_of_frame(orig, qi).to_dict()
+    base = risk_of_frame(orig, qi, suppressed_value=None).to_dict()  # nothing suppressed yet
     details["risk_original"] = base
     findings.append(_linkage_finding(ld, qi, th, exact_qis=False))
     findings.append(_risk_finding(rd, th))
@@ -135,7 +149,7 @@ def audit_table(
             _disclosure_blocks(sec, s, hom, bg, tau, rule_out, "equivalence class")
 
     # --- utility
-    util = _table_utility(rel, orig, qi, sens, hier, num)
+    util = _table_utility(rel, orig, qi, sens, hier, num, suppressed_value)
     details["utility"] = util
     findings.append(_utility_finding_table(util, qi))
     _utility_blocks_table(report.add_section("Utility"), util, qi, hier, num)

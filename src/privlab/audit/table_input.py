@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 import polars as pl
 
 from privlab.errors import ConfigError, InputError
-from privlab.table.attacks._match import _RANGE, _SINGLE, SUPPRESSED, range_bounds
+from privlab.table.attacks._match import _RANGE, _SINGLE, range_bounds
 from privlab.table.hierarchy import Hierarchy
 
 
@@ -60,14 +60,18 @@ def _distinct_text(frame: pl.DataFrame, col: str) -> list[str]:
 
 
 def _numeric_columns(
-    rel: pl.DataFrame, orig: pl.DataFrame, qi: Sequence[str], hier: Mapping[str, Hierarchy]
+    rel: pl.DataFrame,
+    orig: pl.DataFrame,
+    qi: Sequence[str],
+    hier: Mapping[str, Hierarchy],
+    suppressed_value: str | None,
 ) -> list[str]:
-    """QIs released as ranges ``lo-hi`` over a numeric original column (Mondrian)."""
+    """QIs released as ranges ``lo-hi`` (or suppressed) over a numeric original column."""
     out = []
     for c in qi:
         if c in hier:
             continue
-        labels = _distinct_text(rel, c)
+        labels = [u for u in _distinct_text(rel, c) if u != suppressed_value]
         if not all(range_bounds(u) is not None for u in labels):
             continue
         if not any(_RANGE.match(u) for u in labels):
@@ -83,10 +87,11 @@ def _check_labels(
     qi: Sequence[str],
     hier: Mapping[str, Hierarchy],
     num: Sequence[str],
+    suppressed_value: str | None,
 ) -> None:
     """Refuse released labels nobody could match: generalized labels without a hierarchy."""
     for c in qi:
-        labels = set(_distinct_text(rel, c)) - {SUPPRESSED}
+        labels = set(_distinct_text(rel, c)) - {suppressed_value}
         if c in hier:
             known = set(hier[c].labels.astype(str).ravel().tolist())
             what = f"labels of the hierarchy {hier[c].source}"

@@ -15,8 +15,9 @@ import polars as pl
 
 from privlab.audit.findings import Finding, _and, _pct
 from privlab.report import Section
-from privlab.table.attacks._match import SUPPRESSED, range_bounds
+from privlab.table.attacks._match import range_bounds
 from privlab.table.hierarchy import Hierarchy
+from privlab.table.suppression import suppressed_records
 
 
 def _label_losses(
@@ -25,8 +26,10 @@ def _label_losses(
     orig: pl.DataFrame,
     hier: Mapping[str, Hierarchy],
     num: Sequence[str],
+    suppressed: str | None,
 ) -> dict[str, float]:
-    """Loss in [0, 1] of each distinct released label (Iyengar's LM / NCP for ranges)."""
+    """Loss in [0, 1] of each distinct released label (Iyengar's LM / NCP for ranges); the
+    ``suppressed`` value loses everything."""
     out: dict[str, float] = {}
     if col in hier:
         h = hier[col]
@@ -40,16 +43,16 @@ def _label_losses(
             ):
                 best[lab] = min(best.get(lab, size), size)
         for u in labels:
-            out[u] = 1.0 if u == SUPPRESSED else (best.get(u, h.n_leaves) - 1) / n
+            out[u] = 1.0 if u == suppressed else (best.get(u, h.n_leaves) - 1) / n
     elif col in num:
         vals = orig[col].cast(pl.Float64, strict=False).drop_nulls()
         span = float(vals.max() - vals.min()) if vals.len() else 0.0
         for u in labels:
             lo, hi = range_bounds(u) or (0.0, 0.0)
-            out[u] = 1.0 if u == SUPPRESSED else ((hi - lo) / span if span > 0 else 0.0)
+            out[u] = 1.0 if u == suppressed else ((hi - lo) / span if span > 0 else 0.0)
     else:
         for u in labels:
-            out[u] = 1.0 if u == SUPPRESSED else 0.0
+            out[u] = 1.0 if u == suppressed else 0.0
     return out
 
 
@@ -60,18 +63,18 @@ def _table_utility(
     sens: Sequence[str],
     hier: Mapping[str, Hierarchy],
     num: Sequence[str],
+    suppressed_value: str | None,
 ) -> dict[str, Any]:
     per: dict[str, Any] = {}
-    suppressed_rows = np.ones(rel.height, dtype=bool)
+    suppressed_rows = suppressed_records(rel, qi, suppressed_value)
     for c in qi:
         col = rel[c].cast(pl.String).fill_null("")
-        losses = _label_losses(col.unique().to_list(), c, orig, hier, num)
+        losses = _label_losses(col.unique().to_list(), c, orig, hier, num, suppressed_value)
         cell = col.replace_strict(losses, return_dtype=pl.Float64).to_numpy()
-        suppressed_rows &= (col == SUPPRESSED).to_numpy()
         levels = None
         if c in hier:
             h = hier[c]
-            used = set(col.unique().to_list()) - {SUPPRESSED}
+            used = set(col.unique().to_list()) - {suppressed_value}
             levels = [
                 lv
                 for lv in range(h.height + 1)

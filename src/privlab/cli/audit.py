@@ -175,6 +175,12 @@ def audit(
         "--sampling-fraction",
         help="Tables: release size / population size (journalist and marketer risk).",
     ),
+    suppressed_value: str = typer.Option(
+        "*",
+        "--suppressed-value",
+        help="Tables: released rows whose quasi-identifiers all hold this value are "
+        "suppressed records ('' for none).",
+    ),
     delimiter: str | None = typer.Option(None, "--delimiter", help="Tables: CSV delimiter."),
     mapping: Path | None = typer.Option(
         None,
@@ -238,7 +244,7 @@ def audit(
         result = _table(
             found, release, original, comma_list(qi), comma_list(sensitive), hierarchy or [],
             hierarchies, comma_list(numeric) if numeric else None, tau, rule_out, sampling_fraction,
-            delimiter, title, meta,
+            delimiter, title, meta, suppressed_value,
         )  # fmt: skip
     path = result.report.write(output)
     if json_out:
@@ -264,6 +270,7 @@ def _table(
     delimiter: str | None,
     title: str,
     meta: dict[str, Any],
+    suppressed_value: str,
 ):
     from privlab.audit import audit_table
     from privlab.cli.specs import build_hierarchies
@@ -303,7 +310,7 @@ def _table(
     return audit_table(
         rel, orig, quasi_identifiers=qi, sensitive=sensitive, hierarchies=hier,
         numeric=numeric, tau=tau, rule_out=rule_out, sampling_fraction=sampling_fraction,
-        title=title, meta=meta,
+        title=title, meta=meta, suppressed_value=suppressed_value or None,
     )  # fmt: skip
 
 

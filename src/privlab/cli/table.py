@@ -46,6 +46,7 @@ from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.hierarchy_builders import HIERARCHY_KINDS
 from privlab.table.models import KAnonymity, PrivacyModel
+from privlab.table.suppression import SUPPRESSED_VALUE
 
 app = typer.Typer(
     help="Anonymize microdata tables and measure their risk.",
@@ -57,6 +58,7 @@ JOB_KEYS = {
     "input", "output", "qi", "hierarchy", "sensitive", "sensitive_hierarchy", "identifying",
     "k", "l_diversity", "t_closeness", "delta_disclosure", "ke", "suppression", "metric", "gs",
     "aggregation", "algorithm", "numeric", "relaxed", "delimiter", "missing", "na",
+    "suppressed_value",
 }  # fmt: skip
 
 
@@ -186,6 +188,12 @@ NA_OPT = typer.Option(
     None, "--na", help="Text that marks a missing cell (repeatable; default: empty)."
 )
 JSON_OPT = typer.Option(False, "--json", help="Print a machine-readable JSON summary.")
+SUPPRESSED_OPT = typer.Option(
+    "*",
+    "--suppressed-value",
+    help="Records whose quasi-identifiers all hold this value are suppressed: excluded "
+    "from the classes and counted apart ('' to treat none as suppressed).",
+)
 
 
 @app.command()
@@ -212,6 +220,11 @@ def anonymize(
     ),
     suppression: str | None = typer.Option(
         None, "--suppression", help="Record suppression limit: fraction or percent (0.02, 2%)."
+    ),
+    suppressed_value: str | None = typer.Option(
+        None,
+        "--suppressed-value",
+        help="Written into every quasi-identifier cell of a suppressed record (default '*').",
     ),
     metric: str | None = typer.Option(
         None,
@@ -268,6 +281,7 @@ def anonymize(
                 table,
                 models,
                 suppression_limit=limit,
+                suppressed_value=_suppressed_value(opts),
                 metric=metric_obj,
                 algorithm=algo,
                 progress=progress,
@@ -298,7 +312,8 @@ def _guard_release(opts: dict[str, Any], job: Path | None, json_out: bool) -> No
 
 #: Options that only one kind of algorithm understands.
 LATTICE_ONLY = {"suppression": "--suppression", "metric": "--metric", "gs": "--gs",
-                "aggregation": "--aggregation"}  # fmt: skip
+                "aggregation": "--aggregation",
+                "suppressed_value": "--suppressed-value"}  # fmt: skip
 MONDRIAN_ONLY = {"numeric": "--numeric", "relaxed": "--relaxed"}
 
 
@@ -314,6 +329,11 @@ def _check_algorithm_options(algo: str, opts: dict[str, Any]) -> None:
                 "its summary)"
             )
         raise ConfigError(f"{', '.join(given)} {_verb(given)} to --algorithm mondrian only")
+
+
+def _suppressed_value(opts: dict[str, Any]) -> str:
+    value = opts.get("suppressed_value")
+    return SUPPRESSED_VALUE if value is None else str(value)
 
 
 def _verb(options: list[str]) -> str:
@@ -349,6 +369,7 @@ def check(
     k: int | None = typer.Option(None, "-k", help="Also test k-anonymity with this k."),
     l_diversity: list[str] | None = typer.Option(None, "--l-diversity", help="Also test this."),
     t_closeness: list[str] | None = typer.Option(None, "--t-closeness", help="Also test this."),
+    suppressed_value: str = SUPPRESSED_OPT,
     delimiter: str | None = DELIM_OPT,
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
@@ -359,15 +380,23 @@ def check(
     opts.pop("json_out")
     _declare_sensitive(opts)
     table = build_table(opts)
-    report = assess(table, _build_models(opts, required=False))
+    report = assess(
+        table, _build_models(opts, required=False), suppressed_value=suppressed_value or None
+    )
     if json_out:
         print_json(report.to_dict())
         return
-    grid = Table(title=f"{input}: {report.records} records, {report.classes} classes")
+    grid = Table(
+        title=f"{input}: {report.records} records, {report.suppressed} suppressed, "
+        f"{report.classes} classes"
+    )
     grid.add_column("model")
     grid.add_column("strongest parameter that holds")
-    grid.add_row("k-anonymity", f"k = {report.k}")
-    for s in report.sensitive:
+    if report.k is None:
+        grid.add_row("every model", "— (no class: every record is suppressed)")
+    else:
+        grid.add_row("k-anonymity", f"k = {report.k}")
+    for s in report.sensitive if report.k is not None else ():
         grid.add_row(f"distinct ℓ-diversity ({s.attribute})", f"ℓ = {s.distinct_l}")
         grid.add_row(f"entropy ℓ-diversity ({s.attribute})", f"ℓ = {s.entropy_l:.4g}")
         c = "—" if s.recursive_c_for_l2 is None else f"c > {s.recursive_c_for_l2:.4g}"
@@ -401,12 +430,7 @@ def risk(
     threshold: float = typer.Option(
         0.2, "--threshold", help="Risk threshold for 'records at risk'."
     ),
-    suppressed_value: str = typer.Option(
-        "*",
-        "--suppressed-value",
-        help="Records whose quasi-identifiers all hold this value are suppressed: excluded "
-        "from the classes and counted apart ('' to treat none as suppressed).",
-    ),
+    suppressed_value: str = SUPPRESSED_OPT,
     delimiter: str | None = DELIM_OPT,
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,

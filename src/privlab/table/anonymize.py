@@ -2,9 +2,10 @@
 
 ``anonymize`` encodes the table, runs the chosen search and applies the transformation:
 quasi-identifiers are replaced by their labels at the chosen levels, records of classes that
-violate a model have every quasi-identifier replaced by the hierarchy's top value (ARX's
-record suppression; the row stays, so no input row disappears unaccounted), identifying
-columns are removed, and the other columns are released unchanged.  The output is of the
+violate a model have every quasi-identifier replaced by the suppressed value ``*`` (ARX's
+record suppression; the row stays, so no input row disappears unaccounted; which released
+records count as suppressed is defined once in :mod:`privlab.table.suppression`),
+identifying columns are removed, and the other columns are released unchanged.  The output is of the
 same kind as the input (polars or pandas; a path gives polars).
 """
 
@@ -30,31 +31,53 @@ from privlab.table.search import (
     datafly_search,
     optimal_search,
 )
+from privlab.table.suppression import (
+    SUPPRESSED_VALUE,
+    check_suppressed_value,
+    suppressed_records,
+)
 
 ALGORITHMS = ("optimal", "datafly")
 
 
 @dataclass
 class Release:
-    """The anonymized table and the figures of the transformation that produced it."""
+    """The anonymized table and the figures of the transformation that produced it.
+
+    ``suppressed_rows``: positions of the released records that read as suppressed (every QI
+    holds the suppressed value), as ``table check`` and ``table risk`` count them.
+    """
 
     data: Any
     result: SearchResult
     suppressed_rows: np.ndarray
 
     def to_dict(self) -> dict[str, object]:
-        return self.result.to_dict()
+        out = self.result.to_dict()
+        if self.suppressed_rows.size != self.result.suppressed:
+            # every QI generalized to a top that reads as suppressed: no class is left
+            out["suppressed"], out["equivalence_classes"] = int(self.suppressed_rows.size), 0
+        return out
 
 
-def release_frame(table: MicroTable, levels: Sequence[int], suppressed: np.ndarray) -> pl.DataFrame:
-    """Apply levels (one per QI) and suppression (boolean per record) to ``table``."""
+def release_frame(
+    table: MicroTable,
+    levels: Sequence[int],
+    suppressed: np.ndarray,
+    suppressed_value: str = SUPPRESSED_VALUE,
+) -> pl.DataFrame:
+    """Apply levels (one per QI) and suppression (boolean per record) to ``table``.
+
+    A suppressed record gets ``suppressed_value`` in every QI cell, whatever the top label
+    of the column's hierarchy.
+    """
     columns = {}
     for j, col in enumerate(table.qi):
         h = table.hierarchies[col]
         labels = h.group_labels(int(levels[j]))[h.group_of_leaf(int(levels[j]))]
         out = pl.Series(col, labels.tolist(), dtype=pl.String).gather(table.qi_codes[:, j])
         if suppressed.any():
-            out = out.scatter(np.flatnonzero(suppressed), h.labels[0, -1])
+            out = out.scatter(np.flatnonzero(suppressed), suppressed_value)
         columns[col] = out
     keep = [c for c in table.frame.columns if c not in table.identifying]
     return table.frame.select(keep).with_columns([columns[c] for c in table.qi])
@@ -79,6 +102,7 @@ def anonymize(
     sensitive: Sequence[str] = (),
     identifying: Sequence[str] = (),
     suppression_limit: float = 0.0,
+    suppressed_value: str = SUPPRESSED_VALUE,
     metric: Metric | None = None,
     algorithm: str = "optimal",
     missing: MissingPolicy | str = MissingPolicy.ERROR,
@@ -87,7 +111,8 @@ def anonymize(
     """Anonymize ``data`` by full-domain generalization and record suppression.
 
     ``k`` adds k-anonymity to ``models``.  ``algorithm`` is ``optimal`` (ARX's optimum, see
-    :func:`privlab.table.search.optimal_search`) or ``datafly``.
+    :func:`privlab.table.search.optimal_search`) or ``datafly``.  ``suppressed_value`` is
+    written into every QI cell of a suppressed record (see :func:`anonymize_table`).
     """
     if algorithm not in ALGORITHMS:
         raise ConfigError(f"algorithm {algorithm!r}: use one of {', '.join(ALGORITHMS)}")
@@ -106,6 +131,7 @@ def anonymize(
         table,
         all_models,
         suppression_limit=suppression_limit,
+        suppressed_value=suppressed_value,
         metric=metric,
         algorithm=algorithm,
         progress=progress,
@@ -117,18 +143,26 @@ def anonymize_table(
     models: Sequence[PrivacyModel],
     *,
     suppression_limit: float = 0.0,
+    suppressed_value: str = SUPPRESSED_VALUE,
     metric: Metric | None = None,
     algorithm: str = "optimal",
     progress: ProgressFn | None = None,
 ) -> Release:
-    """Search the generalization lattice of an encoded table and apply the chosen node."""
+    """Search the generalization lattice of an encoded table and apply the chosen node.
+
+    Raises :class:`ConfigError` when ``suppressed_value`` is empty or a hierarchy uses it for
+    only some of a column's values (a released cell could then not be told apart from a
+    suppressed one; see :func:`privlab.table.suppression.check_suppressed_value`).
+    """
     if algorithm not in ALGORITHMS:
         raise ConfigError(f"algorithm {algorithm!r}: use one of {', '.join(ALGORITHMS)}")
+    check_suppressed_value(table.hierarchies, suppressed_value)
     problem = Problem(table, models, suppression_limit=suppression_limit, metric=metric)
     if algorithm == "optimal":
         result = optimal_search(problem, progress=progress)
     else:
         result = datafly_search(problem)
     mask = suppressed_mask(problem, result.node)
-    frame = release_frame(table, problem.lattice.levels[result.node], mask)
-    return Release(from_polars(frame, table.kind), result, np.flatnonzero(mask))
+    frame = release_frame(table, problem.lattice.levels[result.node], mask, suppressed_value)
+    rows = np.flatnonzero(suppressed_records(frame, table.qi, suppressed_value))
+    return Release(from_polars(frame, table.kind), result, rows)

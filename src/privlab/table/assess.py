@@ -6,7 +6,11 @@ each model that holds for every class: k = smallest class, distinct ℓ = fewest
 sensitive values, entropy ℓ = smallest exp(entropy), recursive (c,2): the smallest c such
 that r_1 < c·(r_2 + …) (strict), t = largest EMD (equal and ordered ground distance),
 δ = largest |ln p(s|class) − ln p(s)|, and (k,e) = fewest distinct values and smallest range
-of a numeric sensitive attribute.  Complexity: O(N log N + classes × |domain|).
+of a numeric sensitive attribute.  Suppressed records (every QI holds the suppressed value,
+:mod:`privlab.table.suppression`) belong to no class and are counted apart, as in ARX and
+``table risk``; the overall distribution of t and δ is that of all records, as during
+anonymization.  With every record suppressed there is no class: the parameters are ``None``
+and the given models hold vacuously.  Complexity: O(N log N + classes × |domain|).
 """
 
 from __future__ import annotations
@@ -20,24 +24,28 @@ from privlab.table.data import MicroTable
 from privlab.table.lattice import Groupify
 from privlab.table.models import (
     PrivacyModel,
+    SensitiveDomain,
     TCloseness,
     bind_models,
     class_entropy,
     disclosure_delta,
     sensitive_domain,
 )
+from privlab.table.suppression import SUPPRESSED_VALUE, suppressed_records
 
 
 @dataclass
 class SensitiveAssessment:
+    """The strongest parameters per sensitive attribute; ``None`` when there is no class."""
+
     attribute: str
-    distinct_l: int
-    entropy_l: float
-    recursive_c_for_l2: float | None
-    t_equal: float
-    t_ordered: float
-    delta: float
-    ke: tuple[int, float] | None
+    distinct_l: int | None = None
+    entropy_l: float | None = None
+    recursive_c_for_l2: float | None = None
+    t_equal: float | None = None
+    t_ordered: float | None = None
+    delta: float | None = None
+    ke: tuple[int, float] | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -54,15 +62,20 @@ class SensitiveAssessment:
 
 @dataclass
 class Assessment:
+    """``records`` counts every row, ``suppressed`` those in no class; ``k`` is ``None``
+    when there is no class."""
+
     records: int
+    suppressed: int
     classes: int
-    k: int
+    k: int | None
     sensitive: list[SensitiveAssessment] = field(default_factory=list)
     models: dict[str, bool] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
         return {
             "records": self.records,
+            "suppressed": self.suppressed,
             "equivalence_classes": self.classes,
             "k_anonymity": self.k,
             "sensitive": [s.to_dict() for s in self.sensitive],
@@ -70,50 +83,65 @@ class Assessment:
         }
 
 
-def assess(table: MicroTable, models: Sequence[PrivacyModel] = ()) -> Assessment:
-    """Assess ``table`` at its current level of detail; also test the given ``models``."""
+def assess(
+    table: MicroTable,
+    models: Sequence[PrivacyModel] = (),
+    *,
+    suppressed_value: str | None = SUPPRESSED_VALUE,
+) -> Assessment:
+    """Assess ``table`` at its current level of detail; also test the given ``models``.
+
+    Rows whose quasi-identifiers all hold ``suppressed_value`` (``None``: none) are left out
+    of the classes and counted as suppressed.
+    """
     sensitive = list(table.sensitive)
-    g = Groupify(
-        [table.hierarchies[c] for c in table.qi],
-        table.qi_codes,
-        [table.sa_codes[s] for s in sensitive],
-        [table.sa_values[s].size for s in sensitive],
-    )
-    bottom = g.bottom
-    out = Assessment(table.n_rows, bottom.n_classes, int(bottom.counts.min()))
-    for i, name in enumerate(sensitive):
-        hist = bottom.sa_hist[i]
-        dom = sensitive_domain(name, table.sa_codes[name], table.sa_values[name])
-        r = -np.sort(-hist, axis=1)
-        tail = r[:, 1:].sum(axis=1)
-        rec_c = None if np.any(tail == 0) else float(np.max(r[:, 0] / tail))
-        t_eq, t_ord = (_max_emd(dom, hist, d, table.n_rows) for d in ("equal", "ordered"))
-        delta = float(np.max(disclosure_delta(hist, dom.global_counts)))
-        ke = None
-        if dom.numeric is not None:
-            present = hist > 0
-            hi = np.where(present, dom.numeric[None, :], -np.inf).max(axis=1)
-            lo = np.where(present, dom.numeric[None, :], np.inf).min(axis=1)
-            ke = (int(np.count_nonzero(present, axis=1).min()), float((hi - lo).min()))
-        out.sensitive.append(
-            SensitiveAssessment(
-                name,
-                int(np.count_nonzero(hist, axis=1).min()),
-                float(np.exp(class_entropy(hist).min())),
-                rec_c,
-                t_eq,
-                t_ord,
-                delta,
-                ke,
-            )
-        )
+    kept = ~suppressed_records(table.frame, table.qi, suppressed_value)
+    models = list(models)
     if models:
-        models = list(models)
         bind_models(models, table.sa_codes, table.sa_values, table.n_rows)
-        for m in models:
-            hist = bottom.sa_hist[sensitive.index(m.sensitive)] if m.sensitive else None
-            out.models[m.describe()] = bool(np.all(m.class_ok(bottom.counts, hist)))
+    out = Assessment(table.n_rows, int(table.n_rows - kept.sum()), 0, None)
+    if not kept.any():
+        out.sensitive = [SensitiveAssessment(name) for name in sensitive]
+        out.models = {m.describe(): True for m in models}
+        return out
+    bottom = Groupify(
+        [table.hierarchies[c] for c in table.qi],
+        table.qi_codes[kept],
+        [table.sa_codes[s][kept] for s in sensitive],
+        [table.sa_values[s].size for s in sensitive],
+    ).bottom
+    out.classes, out.k = bottom.n_classes, int(bottom.counts.min())
+    for i, name in enumerate(sensitive):
+        dom = sensitive_domain(name, table.sa_codes[name], table.sa_values[name])
+        out.sensitive.append(_sensitive(dom, bottom.sa_hist[i], table.n_rows))
+    for m in models:
+        hist = bottom.sa_hist[sensitive.index(m.sensitive)] if m.sensitive else None
+        out.models[m.describe()] = bool(np.all(m.class_ok(bottom.counts, hist)))
     return out
+
+
+def _sensitive(dom: SensitiveDomain, hist: np.ndarray, n: int) -> SensitiveAssessment:
+    """The strongest parameters of one sensitive attribute over the class histograms."""
+    r = -np.sort(-hist, axis=1)
+    tail = r[:, 1:].sum(axis=1)
+    rec_c = None if np.any(tail == 0) else float(np.max(r[:, 0] / tail))
+    t_eq, t_ord = (_max_emd(dom, hist, d, n) for d in ("equal", "ordered"))
+    ke = None
+    if dom.numeric is not None:
+        present = hist > 0
+        hi = np.where(present, dom.numeric[None, :], -np.inf).max(axis=1)
+        lo = np.where(present, dom.numeric[None, :], np.inf).min(axis=1)
+        ke = (int(np.count_nonzero(present, axis=1).min()), float((hi - lo).min()))
+    return SensitiveAssessment(
+        dom.name,
+        int(np.count_nonzero(hist, axis=1).min()),
+        float(np.exp(class_entropy(hist).min())),
+        rec_c,
+        t_eq,
+        t_ord,
+        float(np.max(disclosure_delta(hist, dom.global_counts))),
+        ke,
+    )
 
 
 def _max_emd(dom, hist: np.ndarray, distance: str, n: int) -> float:

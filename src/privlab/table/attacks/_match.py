@@ -3,12 +3,13 @@
 A *released class* is a distinct tuple of released quasi-identifier labels.  An exact value
 ``v`` of a QI is *covered* by a released label ``u`` when
 
+* ``u`` is the suppressed value ``*`` of a suppressed record
+  (:mod:`privlab.table.suppression`; another value can be given);
 * the column has a hierarchy and ``u`` is the label of ``v``'s group at some level of it
-  (full-domain releases of :mod:`privlab.table.anonymize`, categorical Mondrian nodes, the
-  top value ``*`` of suppressed records);
+  (full-domain releases of :mod:`privlab.table.anonymize`, categorical Mondrian nodes);
 * the column is numeric and ``u`` is a range ``"lo-hi"`` (Mondrian) or a single number
-  containing ``v``, or ``*``;
-* otherwise ``u`` equals ``v`` as text, or is ``*``.
+  containing ``v``;
+* otherwise ``u`` equals ``v`` as text.
 
 An exact record is covered by a class when each of its QI values is covered by the class's
 label (Sweeney's linkage; seed 000 §2.3, §2.4 locatability, Def 3.6).
@@ -27,10 +28,10 @@ import polars as pl
 from privlab.errors import ConfigError, InputError
 from privlab.table.data import to_polars
 from privlab.table.hierarchy import Hierarchy
+from privlab.table.suppression import SUPPRESSED_VALUE
 
 #: Cells of the (targets × classes) coverage matrix built at once.
 CHUNK_CELLS = 1 << 22
-SUPPRESSED = "*"
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _RANGE = re.compile(rf"^\s*({_NUM})\s*-\s*({_NUM})\s*$")
 _SINGLE = re.compile(rf"^\s*({_NUM})\s*$")
@@ -73,7 +74,7 @@ def check_columns(frame: pl.DataFrame, columns: Sequence[str], name: str, role: 
 
 def range_bounds(label: str) -> tuple[float, float] | None:
     """``"lo-hi"``, a single number, or ``*`` (everything) as a closed interval; else None."""
-    if label == SUPPRESSED:
+    if label == SUPPRESSED_VALUE:
         return -np.inf, np.inf
     m = _RANGE.match(label)
     if m:
@@ -145,12 +146,14 @@ def coverage(
     numeric: bool,
     name: str,
     level: int | None = None,
+    suppressed_value: str | None = SUPPRESSED_VALUE,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(value_ids, cover)``: per exact cell its distinct-value index, and cover[v, u].
 
-    With ``level`` (a full-domain release) a hierarchy label covers the leaves of its group at
-    that level, and the top label covers every leaf (suppressed rows); otherwise a label
-    covers the leaves of its groups at every level where it occurs.
+    ``suppressed_value`` covers every value.  With ``level`` (a full-domain release) a
+    hierarchy label covers the leaves of its group at that level, and the top label covers
+    every leaf; otherwise a label covers the leaves of its groups at every level where it
+    occurs.
     """
     text = exact.cast(pl.String)
     if text.null_count():
@@ -158,14 +161,19 @@ def coverage(
         raise InputError(f"{name}, row {i}, column {column!r}: missing value")
     uniq, inv = np.unique(text.to_numpy().astype(str), return_inverse=True)
     inv = inv.reshape(-1)
+    everything = labels == suppressed_value if suppressed_value else np.zeros(labels.size, bool)
     if numeric:
         vals = numeric_values(pl.Series(column, uniq.tolist()), name)
-        rng = np.array([parse_range(str(u), column, "release") for u in labels]).reshape(-1, 2)
+        rng = np.array(
+            [
+                (-np.inf, np.inf) if all_ else parse_range(str(u), column, "release")
+                for u, all_ in zip(labels.tolist(), everything.tolist(), strict=True)
+            ]
+        ).reshape(-1, 2)
         cover = (vals[:, None] >= rng[None, :, 0]) & (vals[:, None] <= rng[None, :, 1])
         return inv, cover
     if hierarchy is None:
-        cover = (uniq[:, None] == labels[None, :]) | (labels[None, :] == SUPPRESSED)
-        return inv, cover
+        return inv, (uniq[:, None] == labels[None, :]) | everything[None, :]
     try:
         leaf = hierarchy.encode(pl.Series(column, uniq.tolist()), column=column)
     except InputError as exc:
@@ -178,7 +186,10 @@ def coverage(
         for lab in row:
             covered.setdefault(str(lab), set()).add(i)
     cover = np.zeros((uniq.size, labels.size), dtype=bool)
+    cover[:, everything] = True
     for u, lab in enumerate(labels.tolist()):
+        if everything[u]:
+            continue
         leaves = covered.get(lab)
         if leaves is None:
             raise InputError(
@@ -212,6 +223,7 @@ def match(
     numeric: Sequence[str],
     name: str = "external",
     levels: Mapping[str, int] | None = None,
+    suppressed_value: str | None = SUPPRESSED_VALUE,
 ) -> Matches:
     """The released classes that cover each target's exact QI values.
 
@@ -230,7 +242,9 @@ def match(
         if h is not None and not isinstance(h, Hierarchy):
             h = Hierarchy.from_csv(h)
         level = None if levels is None or h is None else levels.get(c)
-        inv, cov = coverage(c, classes.texts[j], targets[c], h, c in numeric, name, level)
+        inv, cov = coverage(
+            c, classes.texts[j], targets[c], h, c in numeric, name, level, suppressed_value
+        )
         per_col.append(inv)
         covers.append(cov)
     tuples, tuple_of = np.unique(np.stack(per_col, axis=1), axis=0, return_inverse=True)

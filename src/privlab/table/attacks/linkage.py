@@ -37,6 +37,7 @@ from privlab.table.attacks._match import (
 )
 from privlab.table.data import to_polars
 from privlab.table.hierarchy import Hierarchy
+from privlab.table.suppression import SUPPRESSED_VALUE
 
 __all__ = ["BUCKETS", "LinkageResult", "candidate_buckets", "linkage_attack"]
 
@@ -134,6 +135,7 @@ def linkage_attack(
     numeric: Iterable[str] = (),
     identifiers: Iterable[str] = (),
     true_rows: Any = None,
+    suppressed_value: str | None = SUPPRESSED_VALUE,
 ) -> LinkageResult:
     """Link each ``external`` record (exact QIs) to the rows of a generalized ``release``.
 
@@ -144,7 +146,8 @@ def linkage_attack(
     A permutation release's ``qi`` table works as is (exact QIs, no hierarchies).
     ``identifiers``: external columns carried into :meth:`LinkageResult.records`.
     ``true_rows``: the released row of each external record (−1 if absent), the owner's
-    ground truth for evaluation.
+    ground truth for evaluation.  ``suppressed_value`` (``*``) in a released cell covers
+    every value (a suppressed record; ``None``: no such value).
     """
     numeric = [numeric] if isinstance(numeric, str) else list(numeric)
     if not numeric and hasattr(release, "numeric") and hasattr(release, "partition"):
@@ -156,7 +159,10 @@ def linkage_attack(
     check_columns(ext, qi, "external", "quasi-identifier")
     ids = check_columns(ext, list(identifiers), "external", "identifier")
     classes = index_classes(rel, qi)
-    matches = match(classes, ext, qi, hierarchies, numeric, "external", release_levels(release))
+    matches = match(
+        classes, ext, qi, hierarchies, numeric, "external", release_levels(release),
+        suppressed_value,
+    )  # fmt: skip
     n_classes = matches.counts()
     cand = np.bincount(
         matches.rows(), weights=classes.sizes[matches.indices], minlength=ext.height

@@ -3,9 +3,9 @@
 A class is the group of released records that share one combination of quasi-identifier
 values (seed 000 §2.3, Def 3.2); every figure of :mod:`privlab.table.risk` is a function of
 the class sizes ``f_j`` (and, where known, their population sizes ``F_j ≥ f_j``).
-Suppressed records (all quasi-identifiers ``*``) belong to no class and are counted apart,
-as ARX skips outliers.  A sampling fraction ``π`` defines the population size
-``N = round(rows / π)`` (Java's half-up rounding, as ARX's
+Suppressed records (all quasi-identifiers ``*``, :mod:`privlab.table.suppression`) belong to
+no class and are counted apart, as ARX skips outliers.  A sampling fraction ``π`` defines the
+population size ``N = round(rows / π)`` (Java's half-up rounding, as ARX's
 ``ARXPopulationModel.create(sampleSize, π)``); the histogram is ARX's ``RiskModelHistogram``.
 
 Complexity: O(m) checks for m classes, O(m log m) for the histogram, O(n) to group a frame
@@ -23,9 +23,7 @@ import polars as pl
 
 from privlab.errors import ConfigError, InputError
 from privlab.table.data import to_polars
-
-#: Value that marks a suppressed quasi-identifier cell in a release (ARX and privlab).
-SUPPRESSED_VALUE = "*"
+from privlab.table.suppression import SUPPRESSED_VALUE, suppressed_records
 
 _NULL = "\x00<null>"  # stands for a missing cell when grouping, so nulls form a class
 
@@ -163,14 +161,8 @@ def class_sizes_of_frame(
     keys = data.select([pl.col(c).cast(pl.String).fill_null(_NULL) for c in qis])
     if suppressed is not None:
         mask = _suppressed_mask(suppressed, keys.height)
-    elif suppressed_value is not None:
-        mask = (
-            keys.select(pl.all_horizontal([pl.col(c) == suppressed_value for c in qis]))
-            .to_series()
-            .to_numpy()
-        )
     else:
-        mask = np.zeros(keys.height, dtype=bool)
+        mask = suppressed_records(data, qis, suppressed_value)
     n_suppressed = int(mask.sum())
     if n_suppressed:
         keys = keys.filter(pl.Series(~mask))

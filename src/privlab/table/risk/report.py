@@ -46,6 +46,7 @@ from privlab.table.risk.uniqueness import (
     pitman_uniques,
     zayatz_uniques,
 )
+from privlab.table.suppression import suppressed_records
 
 
 @dataclass
@@ -244,17 +245,11 @@ def risk_report(
     ``suppressed_value`` (a release's suppressed records) — are excluded and counted.
     See :func:`risk_from_class_sizes` for the figures.  Complexity: O(n log n).
     """
-    codes = table.qi_codes
     if suppressed is not None:
         mask = _suppressed_mask(suppressed, table.n_rows)
-    elif suppressed_value is not None:
-        mask = np.ones(table.n_rows, dtype=bool)
-        for j, col in enumerate(table.qi):
-            leaf_is_star = table.hierarchies[col].labels[:, 0].astype(str) == suppressed_value
-            mask &= leaf_is_star[codes[:, j]]
     else:
-        mask = np.zeros(table.n_rows, dtype=bool)
-    sizes = class_sizes_of_codes(codes[~mask])
+        mask = suppressed_records(table.frame, table.qi, suppressed_value)
+    sizes = class_sizes_of_codes(table.qi_codes[~mask])
     return risk_from_class_sizes(
         sizes,
         population_size=population_size,
