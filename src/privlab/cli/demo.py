@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from rich.table import Table
 
 from privlab.cli.common import exits_on_bad_input, out_console, print_json
 from privlab.cli.specs import parse_fraction
+from privlab.cli.table import dump_job
 from privlab.errors import ConfigError
 from privlab.io.atomic import write_text_atomic
 from privlab.io.delimited import write_table
@@ -73,12 +73,7 @@ def _write_outputs(out: Path, sample, release, summary: dict[str, Any], job: dic
     for col, h in sample.hierarchies.items():
         h.to_csv(out / f"hierarchy_{col}.csv")
     write_table(release.data, out / "release.csv")
-    lines = [f"{k} = {json.dumps(v)}" for k, v in job.items() if not isinstance(v, dict)]
-    lines.append("\n[hierarchy]")
-    lines += [f"{json.dumps(c)} = {json.dumps(f)}" for c, f in job["hierarchy"].items()]
-    text = "\n".join(lines) + "\n"
-    tomllib.loads(text)  # the job must stay valid TOML
-    write_text_atomic(out / "job.toml", text)
+    write_text_atomic(out / "job.toml", dump_job(job))
     write_text_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
 
 

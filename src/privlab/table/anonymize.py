@@ -4,15 +4,16 @@
 quasi-identifiers are replaced by their labels at the chosen levels, records of classes that
 violate a model have every quasi-identifier replaced by the hierarchy's top value (ARX's
 record suppression; the row stays, so no input row disappears unaccounted), identifying
-columns are removed, and the other columns are released unchanged.  The output is of the
-same kind as the input (polars or pandas; a path gives polars).
+columns are removed, and the columns declared insensitive are released unchanged.  A column
+without a role is refused (:mod:`privlab.table.roles`), so a release never carries a column by
+default.  The output is of the same kind as the input (polars or pandas; a path gives polars).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -41,9 +42,11 @@ class Release:
     data: Any
     result: SearchResult
     suppressed_rows: np.ndarray
+    #: :meth:`MicroTable.notes`: automatic hierarchies (specs) and role warnings.
+    notes: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
-        return self.result.to_dict()
+        return {**self.result.to_dict(), **self.notes}
 
 
 def release_frame(table: MicroTable, levels: Sequence[int], suppressed: np.ndarray) -> pl.DataFrame:
@@ -78,6 +81,8 @@ def anonymize(
     models: Sequence[PrivacyModel] = (),
     sensitive: Sequence[str] = (),
     identifying: Sequence[str] = (),
+    insensitive: Sequence[str] = (),
+    keep_other_columns: bool = False,
     suppression_limit: float = 0.0,
     metric: Metric | None = None,
     algorithm: str = "optimal",
@@ -86,8 +91,14 @@ def anonymize(
 ) -> Release:
     """Anonymize ``data`` by full-domain generalization and record suppression.
 
-    ``k`` adds k-anonymity to ``models``.  ``algorithm`` is ``optimal`` (ARX's optimum, see
-    :func:`privlab.table.search.optimal_search`) or ``datafly``.
+    Every column needs a role: ``quasi_identifiers``, ``sensitive``, ``identifying``
+    (removed) or ``insensitive`` (released unchanged); ``keep_other_columns=True`` releases
+    all undeclared columns unchanged.  An undeclared column is a ConfigError that lists it.
+    ``hierarchies`` may name ``"flat"``; a numeric QI without one gets an automatic interval
+    hierarchy, recorded in ``to_dict()["automatic_hierarchies"]`` (see
+    :meth:`MicroTable.from_data`).  ``k`` adds k-anonymity to ``models``.  ``algorithm`` is
+    ``optimal`` (ARX's optimum, see :func:`privlab.table.search.optimal_search`) or
+    ``datafly``.
     """
     if algorithm not in ALGORITHMS:
         raise ConfigError(f"algorithm {algorithm!r}: use one of {', '.join(ALGORITHMS)}")
@@ -100,6 +111,8 @@ def anonymize(
         hierarchies=hierarchies,
         sensitive=sensitive,
         identifying=identifying,
+        insensitive=insensitive,
+        keep_other_columns=keep_other_columns,
         missing=missing,
     )
     return anonymize_table(
@@ -131,4 +144,4 @@ def anonymize_table(
         result = datafly_search(problem)
     mask = suppressed_mask(problem, result.node)
     frame = release_frame(table, problem.lattice.levels[result.node], mask)
-    return Release(from_polars(frame, table.kind), result, np.flatnonzero(mask))
+    return Release(from_polars(frame, table.kind), result, np.flatnonzero(mask), table.notes())
