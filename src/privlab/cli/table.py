@@ -344,9 +344,9 @@ def anonymize(
 ) -> None:
     """Anonymize a table: generalize quasi-identifiers, suppress outliers, write the release.
 
-    Every column needs a role: quasi-identifier (--qi), sensitive (--sensitive), identifying
-    (--identifying, removed) or insensitive (--insensitive, released unchanged); a column
-    without one is refused.
+    Every column needs a role: quasi-identifier (--qi), sensitive
+    (--sensitive), identifying (--identifying, removed) or insensitive
+    (--insensitive, released unchanged); a column without one is refused.
     """
     t0 = time.perf_counter()
     cli = dict(locals())

@@ -142,8 +142,10 @@ def permute(
     """Publish a table by permutation: (k,e)-anonymous groups, Anatomy or a target distribution.
 
     Seed 001 §2.1 ((k,e)-anonymity, Anatomy) and ch. 3 (--target: every group's values are
-    generalized so that they look drawn from the target distribution).  Every column needs a
-    role: --qi, --sensitive, --identifying (left out) or --insensitive (published unchanged).
+    generalized so that they look drawn from the target distribution).
+
+    Every column needs a role: --qi, --sensitive, --identifying (left out)
+    or --insensitive (published unchanged).
     """
     from privlab.cli.table import print_notes
     from privlab.table.permutation import METHODS
@@ -218,6 +220,7 @@ def permute(
     release.write(output, overwrite=overwrite)
     summary = {
         **release.to_dict(),
+        "warnings": list(release.warnings),
         "input": str(input),
         "output": str(output),
         "seconds_total": time.perf_counter() - t0,
@@ -227,6 +230,8 @@ def permute(
         return
     grid = Table(title="privlab table permute", show_header=False)
     for key, value in summary.items():
+        if key == "warnings":  # already on stderr
+            continue
         if isinstance(value, dict):
             value = ", ".join(f"{a}={b}" for a, b in value.items() if not isinstance(b, list))
         grid.add_row(key, escape(f"{value:.6g}" if isinstance(value, float) else str(value)))
