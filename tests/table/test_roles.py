@@ -128,16 +128,18 @@ def test_nearly_unique_text_column_is_detected_but_numbers_and_tiny_tables_are_n
             "remark": [f"r{i}" for i in range(n - 2)] + ["same", "same"],  # 49/50 distinct
             "income": [str(1000 + 7 * i) for i in range(n)],  # unique numbers: measurements
             "colour": ["red", "blue"] * (n // 2),
+            "record": [f"{i:06d}" for i in range(n)],  # digits with leading zeros: codes
         }
     )
     hint = identifier_hint(frame, "remark")
     assert hint is not None and hint.direct and "98%" in hint.reason
     assert identifier_hint(frame, "income") is None
     assert identifier_hint(frame, "colour") is None
+    assert identifier_hint(frame, "record") is not None
     tiny = frame.head(MIN_ROWS - 1)
     assert identifier_hint(tiny, "remark") is None
     with pytest.raises(ConfigError, match=r"'remark' is text with a distinct value on 98%"):
-        assign_roles(frame, quasi_identifiers=["colour"], insensitive=["income"])
+        assign_roles(frame, quasi_identifiers=["colour"], insensitive=["income", "record"])
 
 
 def test_quasi_identifier_categories_suggest_generalizing_or_removing():

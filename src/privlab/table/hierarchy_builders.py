@@ -6,7 +6,9 @@ quasi-identifier.  Writing them by hand is tedious and error-prone; these builde
 them from the column's values, modelled on ARX's hierarchy builders
 (``org.deidentifier.arx.aggregates``): ``HierarchyBuilderIntervalBased``,
 ``HierarchyBuilderOrderBased``, ``HierarchyBuilderRedactionBased`` and
-``HierarchyBuilderDate``.
+``HierarchyBuilderDate``.  :func:`flat_hierarchy` (value → ``*``) is the explicit choice of
+suppression only; :func:`automatic_interval_params` is the interval hierarchy privlab picks
+for a numeric quasi-identifier given none (never a silent flat one).
 
 Common conventions of every builder:
 
@@ -571,7 +573,9 @@ def flat_hierarchy(
 #: Intervals aimed at on the first level of an automatic interval hierarchy.
 AUTO_INTERVALS = 10
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-_CODE = re.compile(r"[+-]?0\d")  # a leading zero: a code such as a ZIP code, not a quantity
+#: A leading zero marks a code (ZIP code, record number), not a quantity, even if all digits.
+LEADING_ZERO = r"^[+-]?0\d"
+_CODE = re.compile(LEADING_ZERO)
 
 
 def _decimal_text(x: Decimal) -> str:
@@ -652,6 +656,7 @@ __all__ = [
     "DATE_LEVELS",
     "DEFAULT_DATE_LEVELS",
     "HIERARCHY_KINDS",
+    "LEADING_ZERO",
     "TOP",
     "automatic_interval_params",
     "build_hierarchy",

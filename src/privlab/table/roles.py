@@ -17,9 +17,9 @@ Detection of likely direct identifiers (:func:`identifier_hint`) combines two si
   identifying number or code.  Names are split into words (``PatientName``, ``date_of_birth``,
   ``e-mail`` → ``patient name``, ``date of birth``, ``e mail``) and compared with each
   category's words and compound spellings;
-* a **text** column (not every value a number) of at least :data:`MIN_ROWS` present cells
-  whose values are distinct on at least :data:`UNIQUE_SHARE` of them — a free-text or code
-  column that singles out (nearly) every row.
+* a **text** column (not every value a number; ``000123`` is a code) of at least
+  :data:`MIN_ROWS` present cells whose values are distinct on at least :data:`UNIQUE_SHARE`
+  of them — a free-text or code column that singles out (nearly) every row.
 
 Geography and dates are quasi-identifiers by nature (generalize them, or remove them); every
 other category is a direct identifier (remove it).  Undeclared columns that match are named
@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from privlab.errors import ConfigError
+from privlab.table.hierarchy_builders import LEADING_ZERO
 
 #: Fewest present cells for the uniqueness test (in a tiny table every column is unique).
 MIN_ROWS = 20
@@ -179,7 +180,8 @@ def unique_share(series: pl.Series) -> float | None:
     """Share of distinct values among the present cells of a *text* column, else None.
 
     None for a column with fewer than :data:`MIN_ROWS` present cells or whose present cells
-    are all numbers (numbers are measurements more often than ids).  O(rows).
+    are all numbers (numbers are measurements more often than ids) — digits with a leading
+    zero (``000123``) are codes, hence text.  O(rows).
     """
     present = series.drop_nulls()
     if present.dtype == pl.String:
@@ -187,8 +189,9 @@ def unique_share(series: pl.Series) -> float | None:
     if present.len() < MIN_ROWS or present.dtype.is_numeric() or present.dtype == pl.Boolean:
         return None
     if present.dtype == pl.String:
-        as_number = present.str.strip_chars().cast(pl.Float64, strict=False)
-        if as_number.null_count() == 0:
+        text = present.str.strip_chars()
+        as_number = text.cast(pl.Float64, strict=False)
+        if as_number.null_count() == 0 and not text.str.contains(LEADING_ZERO).any():
             return None
     return present.n_unique() / present.len()
 
