@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from privlab.cli.main import app
 from privlab.cli.specs import parse_hierarchy_spec
+from tests.cli.test_hierarchy_cli import assert_rejected as assert_refused
 
 runner = CliRunner()
 
@@ -49,14 +50,6 @@ def anonymize(path: Path, out: Path, *extra: object):
     return run(["table", "anonymize", path, "--qi", "age", "--qi", "zip",
                 "--hierarchy", "zip=masking", "-k", "3", "--suppression", "20%",
                 "-o", out, *extra])  # fmt: skip
-
-
-def assert_refused(result, out: Path, *fragments: str) -> None:
-    assert result.exit_code == 2, result.output
-    for fragment in fragments:
-        assert fragment in result.output, result.output
-    assert "Traceback" not in result.output
-    assert not out.exists()
 
 
 # ---------------------------------------------------------------------------- roles
