@@ -130,7 +130,7 @@ def census_files(tmp_path):
         path = tmp_path / f"h_{c}.csv"
         s.hierarchies[c].to_csv(path)
         args += ["--qi", c, "--hierarchy", f"{c}={path}"]
-    return [*args, "--identifying", "id"]
+    return [*args, "--identifying", "id", "--insensitive", "disease"]
 
 
 def test_safe_kanon_strongly_safe_with_fixed_levels(census_files, tmp_path):

@@ -224,6 +224,7 @@ def test_anonymize_mixes_inline_spec_and_file(data, tmp_path):
     out = tmp_path / "release.csv"
     result = anonymize(path, out, "--qi", "age", "--qi", "zip",
                        "--hierarchy", "age=interval:width=10", "--hierarchy", f"zip={zip_h}",
+                       "--identifying", "birth", "--insensitive", "sex", "--sensitive", "disease",
                        "-k", "3")  # fmt: skip
     assert result.exit_code == 0, result.output
     assert out.exists()
@@ -263,7 +264,8 @@ def test_anonymize_inline_hierarchy_with_missing_category(tmp_path):
     path = tmp_path / "m.csv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     out = tmp_path / "release.csv"
-    args = ["--qi", "age", "--hierarchy", "age=interval:width=10", "-k", "2"]
+    args = ["--qi", "age", "--hierarchy", "age=interval:width=10", "-k", "2",
+            "--sensitive", "disease"]  # fmt: skip
     assert_rejected(anonymize(path, out, *args), out, "line 32", "missing value")
     result = anonymize(path, out, *args, "--missing", "category", "--na", "", "--na", "?")
     assert result.exit_code == 0, result.output

@@ -49,9 +49,12 @@ def files(tmp_path):
 
 
 def anonymize(files, *extra, data=None, zip_h=None):
+    """Anonymize on the QI zip; every other column of DATA is declared (sensitive disease,
+    insensitive age and sex)."""
     return run(
         ["table", "anonymize", data or files["data"], "--qi", "zip",
-         "--hierarchy", f"zip={zip_h or files['zip']}", "-o", files["out"], *extra]
+         "--hierarchy", f"zip={zip_h or files['zip']}", "--sensitive", "disease",
+         "--insensitive", "age,sex", "-o", files["out"], *extra]
     )  # fmt: skip
 
 
@@ -137,9 +140,14 @@ def test_job_file_with_unknown_key(files, tmp_path):
 @pytest.mark.parametrize(
     "job_text",
     [
-        pytest.param('qi = ["zip"]\nk = 3\n[hierarchy]\nzip = "zip.csv"\n', id="hierarchy-file"),
         pytest.param(
-            'qi = ["age"]\nk = 2\n[hierarchy]\nage = "interval:width=10,fanout=2"\n',
+            'qi = ["zip"]\ninsensitive = ["age", "sex", "disease"]\nk = 3\n'
+            '[hierarchy]\nzip = "zip.csv"\n',
+            id="hierarchy-file",
+        ),
+        pytest.param(
+            'qi = ["age"]\ninsensitive = "zip,sex"\nsensitive = "disease"\nk = 2\n'
+            '[hierarchy]\nage = "interval:width=10,fanout=2"\n',
             id="inline-hierarchy-spec",
         ),
     ],

@@ -14,7 +14,7 @@ from tests.table.conftest import postgres_dsn  # noqa: F401 - the session's Post
 
 runner = CliRunner()
 
-# Seed 001 Table 2.1 (names dropped by --qi).
+# Seed 001 Table 2.1 (names left out with --identifying name).
 TABLE_2_1 = """name,age,zipcode,gender,salary
 Alex,35,27101,M,54000
 Bob,38,27120,M,55000
@@ -58,6 +58,8 @@ def permute(files, *extra, data=None):
             "age,zipcode,gender",
             "--sensitive",
             "salary",
+            "--identifying",
+            "name",
             "-o",
             files["out"],
             *extra,

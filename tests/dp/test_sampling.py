@@ -421,6 +421,8 @@ def test_safe_release_keeps_the_callers_frame_kind(census):
         quasi_identifiers=s.quasi_identifiers,
         hierarchies=s.hierarchies,
         identifying=[s.identifying],
+        insensitive=[s.sensitive],  # released unchanged, counted as a quasi-identifier
+        purpose="private-release",
     )
     r = safe_k_anonymize(table, LEVELS, k=5, beta=0.5, epsilon=1.0, rng=1)
     assert isinstance(r.data, pd.DataFrame) and len(r.data) == r.released

@@ -139,9 +139,9 @@ def test_linkage_numeric_ranges_and_buckets():
 @FAST
 @given(small_tables(max_rows=30), st.integers(1, 4))
 def test_k_anonymous_release_resists_linkage(drawn, k):
-    frame, qi, hier, _ = drawn
+    frame, qi, hier, sa = drawn
     assume(frame.height >= k)
-    rel = anonymize(frame, quasi_identifiers=qi, hierarchies=hier, k=k)
+    rel = anonymize(frame, quasi_identifiers=qi, hierarchies=hier, sensitive=[sa], k=k)
     res = linkage_attack(frame, rel, qi, hierarchies=hier, true_rows=np.arange(frame.height))
     assert res.true_in_candidates.all()  # the true record is always a candidate
     assert (res.candidates >= k).all()
@@ -152,9 +152,9 @@ def test_k_anonymous_release_resists_linkage(drawn, k):
 @FAST
 @given(small_tables(max_rows=30), st.integers(2, 4))
 def test_mondrian_linkage_keeps_truth(drawn, k):
-    frame, qi, hier, _ = drawn
+    frame, qi, hier, sa = drawn
     assume(frame.height >= k)
-    table = MicroTable.from_data(frame, quasi_identifiers=qi, hierarchies=hier)
+    table = MicroTable.from_data(frame, quasi_identifiers=qi, hierarchies=hier, sensitive=[sa])
     res = mondrian(table, [KAnonymity(k)])
     link = linkage_attack(frame, res, qi, hierarchies=hier, true_rows=np.arange(frame.height))
     assert link.true_in_candidates.all()
@@ -350,7 +350,9 @@ def _net_worth(n: int = 40, seed: int = 0):
 def test_extreme_value_attack_on_mondrian():
     frame, worth = _net_worth()
     worth_h = Hierarchy.flat(frame["worth"].to_list())
-    table = MicroTable.from_data(frame, quasi_identifiers=["worth"], hierarchies={"worth": worth_h})
+    table = MicroTable.from_data(
+        frame, quasi_identifiers=["worth"], hierarchies={"worth": worth_h}, identifying=["id"]
+    )
     res = mondrian(table, [KAnonymity(20)], numeric=["worth"])
     assert res.class_sizes.min() >= 20
     att = extreme_value_attack(res, "worth", worth, threshold=10_000_000)

@@ -264,7 +264,7 @@ def test_date_bad_levels(levels):
 
 # ---------------------------------------------------------------------------- dispatch
 def test_build_hierarchy_dispatch():
-    assert set(HIERARCHY_KINDS) == {"interval", "order", "masking", "date"}
+    assert set(HIERARCHY_KINDS) == {"interval", "order", "masking", "date", "flat"}
     h = build_hierarchy("masking", ["ab", "cd"], column="z")
     assert rows(h)["ab"] == ["a*", "*"]
     with pytest.raises(ConfigError, match="unknown hierarchy kind"):

@@ -300,7 +300,7 @@ def _table(frame: dict, qi, **kw) -> MicroTable:
 
 
 def test_relaxed_splits_a_column_whose_values_are_all_equal():
-    table = _table({"age": ["40"] * 10, "s": list("abcdeabcde")}, ["age"])
+    table = _table({"age": ["40"] * 10, "s": list("abcdeabcde")}, ["age"], sensitive=["s"])
     strict = mondrian(table, [KAnonymity(2)], ["age"])
     assert strict.n_partitions == 1
     relaxed = mondrian(table, [KAnonymity(2)], ["age"], strict=False)
@@ -367,7 +367,9 @@ def test_l_diversity_blocks_a_split_that_k_alone_allows():
 def test_identifying_columns_are_dropped_and_pandas_in_gives_pandas_out():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame({"name": list("abcdef"), "age": [30, 31, 32, 40, 41, 42], "zip": ["1"] * 6})
-    table = MicroTable.from_data(df, quasi_identifiers=["age"], identifying=["name"])
+    table = MicroTable.from_data(
+        df, quasi_identifiers=["age"], identifying=["name"], insensitive=["zip"]
+    )
     result = mondrian(table, [KAnonymity(3)], ["age"])
     assert isinstance(result.release, pd.DataFrame)
     assert list(result.release.columns) == ["age", "zip"]
@@ -375,14 +377,19 @@ def test_identifying_columns_are_dropped_and_pandas_in_gives_pandas_out():
 
 
 def test_numeric_column_errors():
-    table = _table({"age": ["1", "2", "x"], "zip": ["1", "2", "3"]}, ["age"])
+    table = _table(
+        {"age": ["1", "2", "x"], "zip": ["1", "2", "3"]},
+        ["age"],
+        insensitive=["zip"],
+        numeric=["age"],
+    )
     with pytest.raises(ConfigError, match="'height' not found"):
         mondrian(table, [KAnonymity(1)], ["height"])
     with pytest.raises(ConfigError, match="'zip' is not a quasi-identifier"):
         mondrian(table, [KAnonymity(1)], ["zip"])
     with pytest.raises(InputError, match=r"line 4, column 'age': 'x' is not a number"):
         mondrian(table, [KAnonymity(1)], ["age"])
-    nan = _table({"age": ["1", "nan", "3"]}, ["age"])
+    nan = _table({"age": ["1", "nan", "3"]}, ["age"], numeric=["age"])
     with pytest.raises(InputError, match=r"line 3, column 'age'.*not a finite number"):
         mondrian(nan, [KAnonymity(1)], ["age"])
     with pytest.raises(ConfigError, match="no privacy model"):
@@ -485,6 +492,7 @@ def test_cli_anonymize_with_mondrian(tmp_path: Path):
     result = CliRunner().invoke(
         app,
         ["table", "anonymize", str(data), "--qi", "age", "--qi", "sex", "--identifying", "name",
+         "--hierarchy", "sex=flat", "--insensitive", "disease",
          "--algorithm", "mondrian", "--numeric", "age", "-k", "5", "-o", str(out), "--json"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -507,8 +515,9 @@ def test_cli_mondrian_rejects_a_numeric_column_that_is_not_a_qi(tmp_path: Path):
     out = tmp_path / "out.csv"
     result = CliRunner().invoke(
         app,
-        ["table", "anonymize", str(data), "--qi", "sex", "--algorithm", "mondrian",
-         "--numeric", "age", "-k", "1", "-o", str(out)],
+        ["table", "anonymize", str(data), "--qi", "sex", "--hierarchy", "sex=flat",
+         "--insensitive", "age", "--algorithm", "mondrian", "--numeric", "age", "-k", "1",
+         "-o", str(out)],
     )  # fmt: skip
     assert result.exit_code == 2
     assert "not a quasi-identifier" in result.output

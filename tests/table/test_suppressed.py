@@ -19,7 +19,7 @@ from privlab.errors import ConfigError, InfeasibleError
 from privlab.table.adult import ADULT_COLUMNS
 from privlab.table.anonymize import anonymize, anonymize_table
 from privlab.table.assess import assess
-from privlab.table.data import MicroTable
+from privlab.table.data import MicroTable, Purpose
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.metrics import Loss
 from privlab.table.models import (
@@ -39,7 +39,9 @@ runner = CliRunner()
 
 def _records(release: pl.DataFrame, qi: list[str], sensitive: list[str] = ()) -> MicroTable:
     """A release read back as ``table check`` reads it (flat hierarchies, all text)."""
-    return MicroTable.from_data(release, quasi_identifiers=qi, sensitive=list(sensitive))
+    return MicroTable.from_data(
+        release, quasi_identifiers=qi, sensitive=list(sensitive), purpose=Purpose.ASSESS
+    )
 
 
 def _outlier_table() -> pl.DataFrame:
@@ -57,13 +59,15 @@ def _outlier_table() -> pl.DataFrame:
 ZIP = Hierarchy.from_rows(
     [["13053", "130**", "*"], ["13068", "130**", "*"], ["14850", "148**", "*"]]
 )
+#: zip generalized, sex kept or suppressed
+HIER = {"zip": ZIP, "sex": "flat"}
 
 
 # ------------------------------------------------------------------ check (assess)
 def test_check_leaves_suppressed_rows_out_of_k_l_and_t():
     frame = _outlier_table()
     release = anonymize(
-        frame, quasi_identifiers=["zip", "sex"], hierarchies={"zip": ZIP},
+        frame, quasi_identifiers=["zip", "sex"], hierarchies=HIER,
         sensitive=["disease"], k=5, suppression_limit=0.2,
     )  # fmt: skip
     assert release.suppressed_rows.tolist() == [24]
@@ -85,8 +89,8 @@ def test_every_sensitive_model_leaves_the_suppressed_record_out():
         .alias("salary")
     )  # fmt: skip
     release = anonymize(
-        frame, quasi_identifiers=["zip", "sex"], hierarchies={"zip": ZIP}, sensitive=["salary"],
-        k=5, suppression_limit=0.2,
+        frame, quasi_identifiers=["zip", "sex"], hierarchies=HIER, sensitive=["salary"],
+        insensitive=["disease"], k=5, suppression_limit=0.2,
     )  # fmt: skip
     salary = Hierarchy.from_rows([["10", "low", "*"], ["20", "low", "*"]])
     models = [
@@ -110,7 +114,8 @@ def test_cli_check_on_a_suppression_release_reports_the_k_asked_for(tmp_path):
     qi = ["--qi", "zip", "--qi", "sex"]
     res = runner.invoke(
         app, ["table", "anonymize", str(tmp_path / "in.csv"), *qi, "--hierarchy",
-              f"zip={tmp_path / 'zip.csv'}", "--sensitive", "disease", "-k", "5",
+              f"zip={tmp_path / 'zip.csv'}", "--hierarchy", "sex=flat", "--sensitive", "disease",
+              "-k", "5",
               "--suppression", "20%", "-o", str(out), "--json"],
     )  # fmt: skip
     assert res.exit_code == 0, res.output
@@ -147,7 +152,7 @@ def _age_hierarchy(root: str) -> Hierarchy:
 @pytest.mark.parametrize("root", ["0-99", "100"])
 def test_release_writes_the_suppressed_value_not_the_hierarchy_root(tmp_path, root):
     frame = _ages()
-    hier = {"age": _age_hierarchy(root)}
+    hier = {"age": _age_hierarchy(root), "sex": "flat"}
     release = anonymize(
         frame, quasi_identifiers=["age", "sex"], hierarchies=hier, k=5, suppression_limit=0.1
     )
@@ -196,7 +201,7 @@ def test_adult_with_a_range_root_matches_arx_counts(adult_dir, tmp_path):
 def test_a_chosen_suppressed_value_is_written_and_read_back(tmp_path):
     frame = _outlier_table()
     release = anonymize(
-        frame, quasi_identifiers=["zip", "sex"], hierarchies={"zip": ZIP}, k=5,
+        frame, quasi_identifiers=["zip", "sex"], hierarchies=HIER, insensitive=["disease"], k=5,
         suppression_limit=0.2, suppressed_value="#",
     )  # fmt: skip
     assert release.data.row(24)[:2] == ("#", "#")
@@ -209,7 +214,8 @@ def test_a_chosen_suppressed_value_is_written_and_read_back(tmp_path):
     out = tmp_path / "rel.csv"
     qi = ["--qi", "zip", "--qi", "sex"]
     res = runner.invoke(
-        app, ["table", "anonymize", str(tmp_path / "in.csv"), *qi, "-k", "5",
+        app, ["table", "anonymize", str(tmp_path / "in.csv"), *qi, "--hierarchy", "zip=flat",
+              "--hierarchy", "sex=flat", "--insensitive", "disease", "-k", "5",
               "--suppression", "20%", "--suppressed-value", "#", "-o", str(out), "--json"],
     )  # fmt: skip
     assert res.exit_code == 0, res.output
@@ -226,8 +232,9 @@ def test_a_chosen_suppressed_value_is_written_and_read_back(tmp_path):
 def test_suppressed_value_in_a_job_file(tmp_path):
     _outlier_table().write_csv(tmp_path / "in.csv")
     (tmp_path / "job.toml").write_text(
-        'input = "in.csv"\nqi = ["zip", "sex"]\nk = 5\nsuppression = "20%"\n'
-        'suppressed_value = "#"\noutput = "rel.csv"\n'
+        'input = "in.csv"\nqi = ["zip", "sex"]\ninsensitive = ["disease"]\nk = 5\n'
+        'suppression = "20%"\nsuppressed_value = "#"\noutput = "rel.csv"\n'
+        '[hierarchy]\nzip = "flat"\nsex = "flat"\n'
     )
     res = runner.invoke(app, ["table", "anonymize", "--job", str(tmp_path / "job.toml")])
     assert res.exit_code == 0, res.output
@@ -238,17 +245,21 @@ def test_a_genuine_suppressed_value_in_the_data_is_refused(tmp_path):
     frame = _outlier_table().with_columns(
         pl.when(pl.col("zip") == "13068").then(pl.lit("*")).otherwise(pl.col("zip")).alias("zip")
     )
+    flat = {"zip": "flat", "sex": "flat"}
     with pytest.raises(ConfigError, match=r"column 'zip'.*--suppressed-value"):
-        anonymize(frame, quasi_identifiers=["zip", "sex"], k=5, suppression_limit=0.2)
+        anonymize(frame, quasi_identifiers=["zip", "sex"], hierarchies=flat,
+                  insensitive=["disease"], k=5, suppression_limit=0.2)  # fmt: skip
     release = anonymize(
-        frame, quasi_identifiers=["zip", "sex"], k=5, suppression_limit=0.2, suppressed_value="#"
-    )
+        frame, quasi_identifiers=["zip", "sex"], hierarchies=flat, insensitive=["disease"], k=5,
+        suppression_limit=0.2, suppressed_value="#",
+    )  # fmt: skip
     assert assess(_records(release.data, ["zip", "sex"]), suppressed_value="#").suppressed == 1
     # from the command line: exit 2, nothing written
     frame.write_csv(tmp_path / "in.csv")
     out = tmp_path / "rel.csv"
     res = runner.invoke(
         app, ["table", "anonymize", str(tmp_path / "in.csv"), "--qi", "zip", "--qi", "sex",
+              "--hierarchy", "zip=flat", "--hierarchy", "sex=flat", "--insensitive", "disease",
               "-k", "5", "--suppression", "20%", "-o", str(out)],
     )  # fmt: skip
     assert res.exit_code == 2 and "--suppressed-value" in res.output and not out.exists()
@@ -261,15 +272,18 @@ def test_a_hierarchy_label_equal_to_the_suppressed_value_below_the_top():
          ["14850", "148**", "148", "*"]]
     )  # fmt: skip
     with pytest.raises(ConfigError, match=r"column 'zip'.*level 2.*suppressed value"):
-        anonymize(frame, quasi_identifiers=["zip"], hierarchies={"zip": partial}, k=5)
+        anonymize(frame, quasi_identifiers=["zip"], hierarchies={"zip": partial}, k=5,
+                  keep_other_columns=True)  # fmt: skip
     # a level whose one group is '*' covers every value, like the top: nothing to confuse
     whole = Hierarchy.from_rows(
         [["13053", "130**", "*", "ALL"], ["13068", "130**", "*", "ALL"],
          ["14850", "148**", "*", "ALL"]]
     )  # fmt: skip
-    anonymize(frame, quasi_identifiers=["zip"], hierarchies={"zip": whole}, k=5)
+    anonymize(frame, quasi_identifiers=["zip"], hierarchies={"zip": whole}, k=5,
+              keep_other_columns=True)  # fmt: skip
     with pytest.raises(ConfigError, match="non-empty"):
-        anonymize(frame, quasi_identifiers=["zip"], k=5, suppressed_value="")
+        anonymize(frame, quasi_identifiers=["zip"], hierarchies={"zip": ZIP}, k=5,
+                  keep_other_columns=True, suppressed_value="")  # fmt: skip
 
 
 def test_mondrian_refuses_a_suppressed_value(tmp_path):
@@ -285,7 +299,8 @@ def test_mondrian_refuses_a_suppressed_value(tmp_path):
 def test_every_qi_at_a_star_top_reads_as_suppressed_everywhere():
     """At the top of every '*'-rooted hierarchy a row looks suppressed: the summary says so."""
     frame = _outlier_table()
-    release = anonymize(frame, quasi_identifiers=["zip", "sex"], k=25)
+    release = anonymize(frame, quasi_identifiers=["zip", "sex"], k=25,
+                        hierarchies={"zip": "flat", "sex": "flat"}, insensitive=["disease"])
     assert release.result.suppressed == 0 and release.result.n_classes == 1
     d = release.to_dict()
     assert (d["suppressed"], d["equivalence_classes"]) == (25, 0)
@@ -295,7 +310,8 @@ def test_every_qi_at_a_star_top_reads_as_suppressed_everywhere():
     assert (report.classes, report.k, report.models) == (0, None, {"25-anonymity": True})
     # a top labelled otherwise is one class of everybody
     other = Hierarchy.from_rows([[z, "130**", "ALL"] for z in ("13053", "13068", "14850")])
-    release = anonymize(frame, quasi_identifiers=["zip"], hierarchies={"zip": other}, k=25)
+    release = anonymize(frame, quasi_identifiers=["zip"], hierarchies={"zip": other}, k=25,
+                        keep_other_columns=True)
     assert release.to_dict()["suppressed"] == 0 and release.to_dict()["equivalence_classes"] == 1
     assert assess(_records(release.data, ["zip"])).k == 25
 
@@ -304,7 +320,7 @@ def test_every_record_suppressed(tmp_path):
     frame = _outlier_table()
     four = DistinctLDiversity("disease", 4)  # three diseases: no class can pass
     release = anonymize(
-        frame, quasi_identifiers=["zip", "sex"], hierarchies={"zip": ZIP},
+        frame, quasi_identifiers=["zip", "sex"], hierarchies=HIER,
         sensitive=["disease"], k=2, models=[four], suppression_limit=1.0,
     )  # fmt: skip
     assert release.result.suppressed == release.suppressed_rows.size == 25
@@ -328,7 +344,7 @@ def test_every_record_suppressed(tmp_path):
 # ---------------------------------------------------------------------------- audit
 def test_audit_counts_the_suppressed_rows_of_a_range_rooted_release(tmp_path):
     frame = _ages().with_columns(pl.Series("disease", ["flu", "cold"] * 30 + ["hiv"]))
-    hier = {"age": _age_hierarchy("0-99")}
+    hier = {"age": _age_hierarchy("0-99"), "sex": "flat"}
     release = anonymize(
         frame, quasi_identifiers=["age", "sex"], hierarchies=hier, sensitive=["disease"],
         k=5, suppression_limit=0.1,
@@ -349,7 +365,7 @@ def test_audit_counts_the_suppressed_rows_of_a_range_rooted_release(tmp_path):
 def test_cli_audit_reads_a_chosen_suppressed_value(tmp_path):
     frame = _outlier_table()
     release = anonymize(
-        frame, quasi_identifiers=["zip", "sex"], hierarchies={"zip": ZIP},
+        frame, quasi_identifiers=["zip", "sex"], hierarchies=HIER,
         sensitive=["disease"], k=5, suppression_limit=0.2, suppressed_value="#",
     )  # fmt: skip
     frame.write_csv(tmp_path / "orig.csv")

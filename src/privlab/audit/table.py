@@ -8,6 +8,7 @@ for linkage on its exact QIs, the permutation inference and its group utility.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import polars as pl
@@ -293,14 +294,7 @@ def _truth_column(series: pl.Series, kind: str) -> pl.Series:
 
 def release_as_text(release: PermutationRelease, qi: Sequence[str]) -> PermutationRelease:
     """The release with its QI columns as text (to match a CSV original cell by cell)."""
-    return PermutationRelease(
-        release.qi.with_columns([pl.col(c).cast(pl.String) for c in qi]),
-        release.sa,
-        release.sensitive,
-        release.kind,
-        release.parameters,
-        release.source_rows,
-    )
+    return replace(release, qi=release.qi.with_columns([pl.col(c).cast(pl.String) for c in qi]))
 
 
 def _permutation_utility(release: PermutationRelease) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import polars as pl
 
 from privlab.errors import ConfigError, InputError
 from privlab.table.attacks._match import _RANGE, _SINGLE, range_bounds
+from privlab.table.data import FLAT
 from privlab.table.hierarchy import Hierarchy
 
 
@@ -47,6 +48,8 @@ def _load_hierarchies(
     for col, h in (hierarchies or {}).items():
         if col not in qi:
             continue  # a hierarchy of a non-QI column plays no part here
+        if isinstance(h, str) and h.strip().lower() == FLAT:
+            continue  # kept exact or suppressed: the same as no hierarchy here
         out[col] = h if isinstance(h, Hierarchy) else Hierarchy.from_csv(h)
     return out
 

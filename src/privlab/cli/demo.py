@@ -10,9 +10,7 @@ JSON summary.
 
 from __future__ import annotations
 
-import json
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ from rich.text import Text
 
 from privlab.cli.common import exits_on_bad_input, guard_outputs, out_console, print_json
 from privlab.cli.specs import parse_fraction
+from privlab.cli.table import dump_job
 from privlab.errors import ConfigError
 from privlab.io import strict_json
 from privlab.io.atomic import atomic_folder, write_text_atomic
@@ -76,11 +75,7 @@ DEMO_MANIFEST = Manifest("demo folder", "summary.json", "format", "privlab demo"
 def _write_outputs(out: Path, sample, release, summary: dict[str, Any], job: dict) -> None:
     """Everything is computed before the first file is written; the folder appears whole
     (temporary folder, then rename)."""
-    lines = [f"{k} = {json.dumps(v)}" for k, v in job.items() if not isinstance(v, dict)]
-    lines.append("\n[hierarchy]")
-    lines += [f"{json.dumps(c)} = {json.dumps(f)}" for c, f in job["hierarchy"].items()]
-    text = "\n".join(lines) + "\n"
-    tomllib.loads(text)  # the job must stay valid TOML
+    text = dump_job(job)
     with atomic_folder(out) as tmp:
         write_table(sample.frame, tmp / "sample.csv")
         for col, h in sample.hierarchies.items():

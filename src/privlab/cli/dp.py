@@ -298,9 +298,18 @@ def safe_kanon(
     ),
     qi: list[str] = typer.Option(..., "--qi", help="Quasi-identifying column (repeatable)."),
     hierarchy: list[str] = typer.Option(
-        ..., "--hierarchy", help="COLUMN=FILE: an ARX hierarchy written from the public domain."
+        ...,
+        "--hierarchy",
+        help="COLUMN=FILE: an ARX hierarchy written from the public domain (or COLUMN=flat: "
+        "keep or suppress only).",
     ),
     identifying: list[str] = typer.Option([], "--identifying", help="Column to remove."),
+    insensitive: list[str] = typer.Option(
+        [], "--insensitive", help="Column released unchanged: COL or COL,COL (repeatable)."
+    ),
+    keep_other_columns: bool = typer.Option(
+        False, "--keep-other-columns", help="Release every column without a role unchanged."
+    ),
     epsilon: float = typer.Option(..., "--epsilon", "-e", help="Total ε of the release."),
     delta: float | None = typer.Option(None, "--delta", help="Target δ (finds β and k)."),
     beta: float | None = BETA_OPT,
@@ -325,11 +334,13 @@ def safe_kanon(
     All released columns count as quasi-identifiers for the class-size test; rows of classes
     smaller than k are removed, never starred. Hierarchies must come from files written
     from each column's public domain: one built from the data would void the guarantee.
+    Every column needs a role (--qi, --identifying or --insensitive).
     """
-    from privlab.cli.table import build_table
+    from privlab.cli.table import build_table, print_notes
     from privlab.dp.safe_search import eps_safe_k_anonymize
     from privlab.dp.sampling import safe_k_anonymize
     from privlab.io.delimited import write_table
+    from privlab.table.data import Purpose
 
     guard_outputs(
         [Output(output, "-o", stdout_ok=True)], [input, *files_of_pairs(hierarchy)],
@@ -351,9 +362,11 @@ def safe_kanon(
     b, kk = _beta_and_k(rest, delta, beta, k)
     opts = {
         "input": input, "qi": qi, "hierarchy": hierarchy, "identifying": identifying,
+        "insensitive": insensitive, "keep_other_columns": keep_other_columns,
         "delimiter": delimiter,
     }  # fmt: skip
-    table = build_table(opts, files_only=True)
+    table = build_table(opts, purpose=Purpose.PRIVATE_RELEASE)
+    print_notes(table.warnings)
     rng = secure_generator(seed)
     if levels is None:
         result = eps_safe_k_anonymize(

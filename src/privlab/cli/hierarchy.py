@@ -33,6 +33,7 @@ KIND_OPTIONS: dict[str, tuple[str, ...]] = {
     "order": ("--group-size",),
     "masking": ("--char", "--pad", "--from-left"),
     "date": ("--date-format", "--date-levels"),
+    "flat": (),
 }
 
 
@@ -48,7 +49,7 @@ def _spec_from_options(kind: str, given: dict[str, Any]) -> HierarchySpec:
             owner = next(k for k, flags in KIND_OPTIONS.items() if flag in flags)
             raise ConfigError(
                 f"{flag} applies to {owner} hierarchies, not to {kind}; "
-                f"a {kind} hierarchy takes {', '.join(KIND_OPTIONS[kind])}"
+                f"a {kind} hierarchy takes {', '.join(KIND_OPTIONS[kind]) or 'no options'}"
             )
     params: dict[str, Any] = {}
     if kind == "interval":
@@ -66,7 +67,7 @@ def _spec_from_options(kind: str, given: dict[str, Any]) -> HierarchySpec:
         if given["--pad"] is not None:
             params["pad"] = given["--pad"]
         params["from_right"] = not given["--from-left"]
-    else:
+    elif kind == "date":
         if given["--date-format"] is not None:
             params["format"] = given["--date-format"]
         if given["--date-levels"] is not None:
@@ -76,7 +77,7 @@ def _spec_from_options(kind: str, given: dict[str, Any]) -> HierarchySpec:
 
 @exits_on_bad_input
 def hierarchy(
-    kind: str = typer.Argument(..., help="interval | order | masking | date"),
+    kind: str = typer.Argument(..., help="interval | order | masking | date | flat"),
     input: Path = typer.Argument(..., help="CSV or Parquet file holding the column."),
     column: str = typer.Option(..., "--column", "-c", help="Column to build the hierarchy for."),
     output: Path = typer.Option(

@@ -146,9 +146,10 @@ def parse_metric(name: str, gs: float | None = None, aggregation: str | None = N
 CLI_MISSING_LABEL = "?"
 
 HIERARCHY_SPEC_HELP = (
-    "interval:width=W[,fanout=F,levels=N,start=S,bottom=B,top=T] | order[:group=G or G1/G2] | "
-    "masking[:char=C,pad=P,from=right|left] | date[:format=F,LEVEL,...] with LEVEL in "
-    "week, month, quarter, year, decade"
+    "interval:width=W[,fanout=F,levels=N,start=S,bottom=B,top=T] | "
+    "order[:values=A/B/C,group=G or G1/G2] | masking[:char=C,pad=P,from=right|left] | "
+    "date[:format=F,LEVEL,...] with LEVEL in week, month, quarter, year, decade | "
+    "flat (keep or suppress only)"
 )
 
 
@@ -201,10 +202,13 @@ def parse_hierarchy_spec(
 
     Forms: ``interval:width=5,top=90`` (keys width [required], fanout, levels, start,
     bottom, top), ``order`` / ``order:group=3`` / ``order:group=4/2`` (group sizes; default
-    2), ``masking`` / ``masking:char=#,from=left`` (keys char, pad, from), ``date`` /
-    ``date:month,year`` / ``date:format=%d.%m.%Y,year,decade`` (bare words are the levels;
-    default month, year, decade).  Parameters are separated by commas, so a date format
-    cannot contain one.  Errors name the option and the item.
+    2) / ``order:values=low/medium/high`` (the order of the values, ``/``-separated; every
+    value of the column must be listed; default: numeric, else text order), ``masking`` /
+    ``masking:char=#,from=left`` (keys char, pad, from), ``date`` / ``date:month,year`` /
+    ``date:format=%d.%m.%Y,year,decade`` (bare words are the levels; default month, year,
+    decade), ``flat`` (each value, then ``*``).  Parameters are separated by commas, so a
+    date format or an ordered value cannot contain one (nor, for values, a ``/``).  Errors
+    name the option and the item.
     """
     where = f"{option} {column}={spec}" if column else f"{option} {spec!r}"
 
@@ -242,9 +246,10 @@ def parse_hierarchy_spec(
 
     allowed = {
         "interval": ("width", "fanout", "levels", "start", "bottom", "top"),
-        "order": ("group",),
+        "order": ("group", "values"),
         "masking": ("char", "pad", "from"),
         "date": ("format",),
+        "flat": (),
     }[kind]
     unknown = [k for k in keys if k not in allowed]
     if unknown:
@@ -266,9 +271,14 @@ def parse_hierarchy_spec(
                 params[key] = number(key, keys[key], whole=True)
     elif kind == "order":
         if len(words) > 1 or (words and "group" in keys):
-            raise fail("expected order:group=G or order:group=G1/G2")
+            raise fail("expected order:group=G or order:group=G1/G2, and values=A/B/C")
         sizes = parse_sizes(where, keys.get("group") or (words[0] if words else "2"))
         params["group_size"] = sizes[0] if len(sizes) == 1 else sizes
+        if "values" in keys:
+            order = [v.strip() for v in keys["values"].split("/")]
+            if len(order) < 2 or any(not v for v in order):
+                raise fail("values: list the values in order, separated by '/', e.g. a/b/c")
+            params["order"] = order
     elif kind == "masking":
         direction = keys.get("from")
         for w in words:
@@ -282,6 +292,9 @@ def parse_hierarchy_spec(
         for key in ("char", "pad"):
             if key in keys:
                 params[key] = keys[key]
+    elif kind == "flat":
+        if words:
+            raise fail(f"a flat hierarchy takes no parameters, got {words[0]!r}")
     else:  # date
         if "format" in keys:
             params["format"] = keys["format"]
@@ -330,8 +343,9 @@ def build_hierarchies(
 ) -> dict[str, Hierarchy]:
     """``COLUMN=FILE`` and ``COLUMN=SPEC`` items into hierarchies; specs are built from ``frame``.
 
-    ``files_only`` refuses specs: differentially private releases need hierarchies fixed
-    without looking at the data, and a spec is built from the data's values.
+    ``files_only`` refuses specs other than ``flat``: differentially private releases need
+    hierarchies fixed without looking at the data, and a spec is built from the data's values
+    (a flat hierarchy only keeps or suppresses the value, whatever the data holds).
 
     Missing cells (null or in ``na_values``) become the leaf ``?`` when ``missing`` is
     ``"category"`` (as :class:`~privlab.table.data.MicroTable` does) and are an error
@@ -342,14 +356,14 @@ def build_hierarchies(
         if not _looks_like_spec(option, column, value):
             out[column] = Hierarchy.from_csv(value)
             continue
-        if files_only:
+        spec = parse_hierarchy_spec(value, option=option, column=column)
+        if files_only and spec.kind != "flat":
             raise ConfigError(
                 f"{option} {column}={value}: a hierarchy built from the data would depend on "
                 "it and void the differential-privacy guarantee; write the hierarchy from the "
                 "column's public domain (e.g. with 'privlab table hierarchy' on a file listing "
                 f"the domain) and pass {column}=FILE"
             )
-        spec = parse_hierarchy_spec(value, option=option, column=column)
         cells = column_values(frame, column, source=source, na_values=na_values)
         missing_label = CLI_MISSING_LABEL if str(missing or "").lower() == "category" else None
         try:

@@ -1,13 +1,18 @@
 """``privlab table ...``: anonymize, check and risk for microdata tables.
 
 Options may also come from a TOML job file (``--job``); paths in it are relative to the job
-file.  Options given on the command line win over the job file.
+file.  Options given on the command line win over the job file.  ``anonymize --save-job``
+writes the effective job (every option, automatic hierarchies spelled out) that ``--job``
+reads back to the same release.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import time
 import tomllib
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +22,12 @@ from rich.table import Table
 from rich.text import Text
 
 from privlab.cli.common import (
+    comma_list,
     err_console,
     exits_on_bad_input,
     files_of_pairs,
     guard_outputs,
+    note,
     out_console,
     print_json,
     progress_bar,
@@ -38,11 +45,12 @@ from privlab.cli.specs import (
     parse_t_closeness,
 )
 from privlab.errors import ConfigError, InputError
+from privlab.io.atomic import atomic_paths, write_text_atomic
 from privlab.io.delimited import read_table, write_table
-from privlab.io.outputs import Output
+from privlab.io.outputs import Output, is_stdout
 from privlab.table.anonymize import ALGORITHMS, anonymize_table
 from privlab.table.assess import assess
-from privlab.table.data import MicroTable
+from privlab.table.data import MicroTable, Purpose
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.hierarchy_builders import HIERARCHY_KINDS
 from privlab.table.models import KAnonymity, PrivacyModel
@@ -54,12 +62,13 @@ app = typer.Typer(
     add_completion=False,
 )
 
-JOB_KEYS = {
-    "input", "output", "qi", "hierarchy", "sensitive", "sensitive_hierarchy", "identifying",
+#: The keys of a job file, in the order ``--save-job`` writes them.
+JOB_KEYS = (
+    "input", "output", "qi", "sensitive", "identifying", "insensitive", "keep_other_columns",
     "k", "l_diversity", "t_closeness", "delta_disclosure", "ke", "suppression", "metric", "gs",
     "aggregation", "algorithm", "numeric", "relaxed", "delimiter", "missing", "na",
-    "suppressed_value",
-}  # fmt: skip
+    "hierarchy", "sensitive_hierarchy", "suppressed_value",
+)  # fmt: skip
 
 
 def load_job(path: Path) -> dict[str, Any]:
@@ -70,7 +79,7 @@ def load_job(path: Path) -> dict[str, Any]:
         raise InputError(f"{path}: job file not found") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: invalid TOML: {exc}") from None
-    unknown = sorted(set(job) - JOB_KEYS)
+    unknown = sorted(set(job) - set(JOB_KEYS))
     if unknown:
         raise ConfigError(f"{path}: unknown keys {unknown}; known keys: {sorted(JOB_KEYS)}")
     base = path.parent
@@ -86,7 +95,7 @@ def load_job(path: Path) -> dict[str, Any]:
             if not isinstance(job[key], dict):
                 raise ConfigError(f'{path}: {key} must be a table of COLUMN = "FILE"')
             job[key] = [f"{c}={_job_hierarchy(base, str(f))}" for c, f in job[key].items()]
-    for key in ("qi", "sensitive", "identifying", "l_diversity", "t_closeness",
+    for key in ("qi", "sensitive", "identifying", "insensitive", "l_diversity", "t_closeness",
                 "delta_disclosure", "ke", "numeric", "na"):  # fmt: skip
         if key in job and isinstance(job[key], str):
             job[key] = [job[key]]
@@ -102,23 +111,84 @@ def _job_hierarchy(base: Path, value: str) -> str:
     return str(base / value)
 
 
+def _given(value: Any) -> bool:
+    """Whether an option was given (False, None and empty lists are not; 0 is)."""
+    return not (value is None or value is False or (isinstance(value, list | tuple) and not value))
+
+
 def _merge(cli: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     merged = dict(job)
     for key, value in cli.items():
-        if value not in (None, [], ()):
+        if _given(value):
             merged[key] = value
     return merged
 
 
-def build_table(opts: dict[str, Any], *, files_only: bool = False) -> MicroTable:
-    """The encoded table described by CLI/job options (``files_only``: hierarchies from
-    files only, see :func:`~privlab.cli.specs.build_hierarchies`)."""
+def dump_job(job: Mapping[str, Any]) -> str:
+    """A job as TOML text (values: text, numbers, booleans, lists of text, tables of text).
+
+    Tables (``hierarchy``) come last, as TOML requires; the text is checked by reading it.
+    """
+
+    def text(value: Any) -> str:
+        if isinstance(value, (bool, int, float)):
+            return json.dumps(value)
+        if isinstance(value, Sequence) and not isinstance(value, str):
+            return "[" + ", ".join(text(v) for v in value) + "]"
+        # JSON string escapes are TOML's; DEL is the one control character JSON leaves raw
+        return json.dumps(str(value), ensure_ascii=False).replace("\x7f", "\\u007f")
+
+    lines = [f"{k} = {text(v)}" for k, v in job.items() if not isinstance(v, Mapping)]
+    for key, table in job.items():
+        if isinstance(table, Mapping):
+            lines += ["", f"[{key}]", *(f"{text(c)} = {text(v)}" for c, v in table.items())]
+    out = "\n".join(lines) + "\n"
+    tomllib.loads(out)  # the job must stay valid TOML
+    return out
+
+
+def effective_job(opts: Mapping[str, Any], table: MicroTable, path: Path) -> dict[str, Any]:
+    """Every option given (CLI and job) as a job file at ``path`` reads it back: paths
+    relative to its folder, automatic hierarchies spelled out as specs."""
+    base = path.resolve().parent
+
+    def rel(p: Any) -> str:
+        try:
+            return os.path.relpath(Path(p).resolve(), base)
+        except ValueError:  # another drive (Windows): keep the absolute path
+            return str(Path(p).resolve())
+
+    job: dict[str, Any] = {}
+    for key in JOB_KEYS:
+        value = opts.get(key)
+        if not _given(value):
+            continue
+        if key in ("input", "output"):
+            value = rel(value)
+        elif key in ("hierarchy", "sensitive_hierarchy"):
+            pairs = parse_pairs("--" + key.replace("_", "-"), value)
+            value = {c: rel(v) if Path(v).is_file() else v for c, v in pairs.items()}
+        elif key == "insensitive":
+            value = comma_list(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        job[key] = value
+    if table.automatic_hierarchies:
+        job["hierarchy"] = {**job.get("hierarchy", {}), **table.automatic_hierarchies}
+    return job
+
+
+def build_table(opts: dict[str, Any], *, purpose: Purpose = Purpose.RELEASE) -> MicroTable:
+    """The encoded table described by CLI/job options, for ``purpose`` (a private release
+    takes hierarchies from files only, see :func:`~privlab.cli.specs.build_hierarchies`)."""
     if not opts.get("input"):
         raise ConfigError("no input file; give INPUT or 'input' in the job file")
     if not opts.get("qi"):
         raise ConfigError("no quasi-identifiers; name them with --qi COLUMN (repeatable)")
     path = Path(opts["input"])
-    expected = list(opts.get("qi") or []) + list(opts.get("sensitive") or [])
+    insensitive = comma_list(opts.get("insensitive"))
+    expected = [*(opts.get("qi") or []), *(opts.get("sensitive") or []),
+                *(opts.get("identifying") or []), *insensitive]  # fmt: skip
     frame = read_table(path, delimiter=opts.get("delimiter"), expected_columns=expected)
     hier = build_hierarchies(
         "--hierarchy",
@@ -127,7 +197,7 @@ def build_table(opts: dict[str, Any], *, files_only: bool = False) -> MicroTable
         source=str(path),
         missing=opts.get("missing"),
         na_values=opts.get("na") or ("",),
-        files_only=files_only,
+        files_only=purpose is Purpose.PRIVATE_RELEASE,
     )
     table = MicroTable.from_data(
         frame,
@@ -135,11 +205,26 @@ def build_table(opts: dict[str, Any], *, files_only: bool = False) -> MicroTable
         hierarchies=hier,
         sensitive=opts.get("sensitive") or [],
         identifying=opts.get("identifying") or [],
+        insensitive=insensitive,
+        keep_other_columns=bool(opts.get("keep_other_columns")),
         missing=opts.get("missing") or "error",
         na_values=opts.get("na") or ("",),
         source=str(path),
+        purpose=purpose,
+        numeric=opts.get("numeric") or (),
     )
     return table
+
+
+def print_notes(warnings: Sequence[str], automatic: Mapping[str, str] | None = None) -> None:
+    """Role warnings and automatic hierarchy choices, on stderr."""
+    for text in warnings:
+        note(text, "warning")
+    for col, spec in (automatic or {}).items():
+        note(
+            f"{col}: no hierarchy given; using {spec} (pass --hierarchy {col}=... to choose "
+            "another; --save-job FILE records this one)"
+        )
 
 
 def _build_models(opts: dict[str, Any], required: bool) -> list[PrivacyModel]:
@@ -180,6 +265,20 @@ HIER_OPT = typer.Option(
     f"{HIERARCHY_SPEC_HELP} (repeatable).",
 )
 SENS_OPT = typer.Option(None, "--sensitive", help="Sensitive column (repeatable).")
+IDENT_OPT = typer.Option(
+    None, "--identifying", help="Identifying column, removed from the output (repeatable)."
+)
+INSENS_OPT = typer.Option(
+    None,
+    "--insensitive",
+    help="Column released unchanged, by choice: COL or COL,COL (repeatable). Every column "
+    "needs a role: --qi, --sensitive, --identifying or --insensitive.",
+)
+KEEP_OPT = typer.Option(
+    None,
+    "--keep-other-columns",
+    help="Release every column without a role unchanged (instead of refusing them).",
+)
 DELIM_OPT = typer.Option(None, "--delimiter", help="Field delimiter (default: sniffed).")
 MISSING_OPT = typer.Option(
     None, "--missing", help="Missing values: 'error' (default) or 'category'."
@@ -215,9 +314,9 @@ def anonymize(
     sensitive_hierarchy: list[str] | None = typer.Option(
         None, "--sensitive-hierarchy", help="SA=FILE hierarchy for hierarchical t-closeness."
     ),
-    identifying: list[str] | None = typer.Option(
-        None, "--identifying", help="Identifying column, removed from the output (repeatable)."
-    ),
+    identifying: list[str] | None = IDENT_OPT,
+    insensitive: list[str] | None = INSENS_OPT,
+    keep_other_columns: bool | None = KEEP_OPT,
     suppression: str | None = typer.Option(
         None, "--suppression", help="Record suppression limit: fraction or percent (0.02, 2%)."
     ),
@@ -252,15 +351,26 @@ def anonymize(
         None, "-o", "--output", help="Where to write the release (.csv or .parquet; - for stdout)."
     ),
     job: Path | None = typer.Option(None, "--job", help="TOML job file with these options."),
+    save_job: Path | None = typer.Option(
+        None,
+        "--save-job",
+        help="Write the effective job (all options, automatic hierarchies spelled out) to "
+        "this TOML file; --job FILE repeats the run.",
+    ),
     delimiter: str | None = DELIM_OPT,
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
     json_out: bool = JSON_OPT,
 ) -> None:
-    """Anonymize a table: generalize quasi-identifiers, suppress outliers, write the release."""
+    """Anonymize a table: generalize quasi-identifiers, suppress outliers, write the release.
+
+    Every column needs a role: quasi-identifier (--qi), sensitive
+    (--sensitive), identifying (--identifying, removed) or insensitive
+    (--insensitive, released unchanged); a column without one is refused.
+    """
     t0 = time.perf_counter()
     cli = dict(locals())
-    for key in ("cli", "t0", "job", "json_out"):
+    for key in ("cli", "t0", "job", "json_out", "save_job"):
         cli.pop(key, None)
     opts = _merge(cli, load_job(job) if job else {})
     _declare_sensitive(opts)
@@ -268,13 +378,15 @@ def anonymize(
     if algo not in (*ALGORITHMS, "mondrian"):
         raise ConfigError(f"--algorithm {algo!r}: use optimal, datafly or mondrian")
     _check_algorithm_options(algo, opts)
-    _guard_release(opts, job, json_out)
+    _guard_release(opts, job, save_job, json_out)
     limit = parse_fraction("--suppression", opts.get("suppression") or 0)
     metric_obj = parse_metric(opts.get("metric") or "loss", opts.get("gs"), opts.get("aggregation"))
     table = build_table(opts)
     models = _build_models(opts, required=True)
+    print_notes(table.warnings, table.automatic_hierarchies)
     if algo == "mondrian":
         summary, frame = _run_mondrian(table, models, opts)
+        summary.update(table.notes())
     else:
         with progress_bar("searching lattice", enabled=not json_out) as progress:
             release = anonymize_table(
@@ -287,9 +399,12 @@ def anonymize(
                 progress=progress,
             )
         frame, summary = release.data, release.to_dict()
+    job_text = dump_job(effective_job(opts, table, save_job)) if save_job else None
+    _write_release(frame, opts, save_job, job_text)
     if opts.get("output"):
-        write_table(frame, opts["output"], delimiter=opts.get("delimiter") or ",")
         summary["output"] = str(opts["output"])
+    if job_text is not None:
+        summary["job"] = str(save_job)
     summary["seconds_total"] = time.perf_counter() - t0
     if json_out:
         print_json(summary)
@@ -297,13 +412,31 @@ def anonymize(
         _print_summary(summary, summary_console(opts.get("output")))
 
 
-def _guard_release(opts: dict[str, Any], job: Path | None, json_out: bool) -> None:
-    """The release file may be neither an input (data, hierarchy, job) nor a folder."""
-    output = opts.get("output")
-    if output is None:
+def _write_release(
+    frame: Any, opts: dict[str, Any], save_job: Path | None, job_text: str | None
+) -> None:
+    """The release and the saved job, committed together (one fails: neither appears)."""
+    output, delimiter = opts.get("output"), opts.get("delimiter") or ","
+    if output and job_text is not None and not is_stdout(output):
+        with atomic_paths([output, save_job]) as (release_path, job_path):
+            write_table(frame, release_path, delimiter=delimiter, named=output)
+            job_path.write_text(job_text, encoding="utf-8")
         return
+    if output:
+        write_table(frame, output, delimiter=delimiter)
+    if job_text is not None:
+        write_text_atomic(save_job, job_text)
+
+
+def _guard_release(
+    opts: dict[str, Any], job: Path | None, save_job: Path | None, json_out: bool
+) -> None:
+    """The release and the saved job may be neither an input (data, hierarchy, job) nor a
+    folder, nor the same file."""
+    output = opts.get("output")
     guard_outputs(
-        [Output(Path(output), "-o", stdout_ok=True)],
+        [Output(Path(output) if output else None, "-o", stdout_ok=True),
+         Output(save_job, "--save-job")],
         [opts.get("input"), job, *files_of_pairs(opts.get("hierarchy")),
          *files_of_pairs(opts.get("sensitive_hierarchy"))],
         json_out=json_out,
@@ -352,7 +485,9 @@ def _run_mondrian(table: MicroTable, models: list[PrivacyModel], opts: dict[str,
 def _print_summary(summary: dict[str, Any], console: Console) -> None:
     grid = Table(title="privlab table anonymize", show_header=False)
     for key, value in summary.items():
-        if key == "levels":
+        if key == "warnings" or value in ({}, []):  # warnings went to stderr
+            continue
+        if isinstance(value, dict):
             value = ", ".join(f"{c}={v}" for c, v in value.items())
         elif isinstance(value, float):
             value = f"{value:.10g}"
@@ -379,7 +514,7 @@ def check(
     opts = dict(locals())
     opts.pop("json_out")
     _declare_sensitive(opts)
-    table = build_table(opts)
+    table = build_table(opts, purpose=Purpose.ASSESS)
     report = assess(
         table, _build_models(opts, required=False), suppressed_value=suppressed_value or None
     )
@@ -440,7 +575,7 @@ def risk(
     from privlab.table.risk import risk_of_frame, risk_report
 
     opts = dict(locals())
-    table = build_table(opts)
+    table = build_table(opts, purpose=Purpose.ASSESS)
     if population_table is None:
         report = risk_report(
             table,
@@ -451,7 +586,9 @@ def risk(
         )
     else:
         # the population's cells go through the same missing-value policy as the sample's
-        pop = build_table({**opts, "input": population_table, "hierarchy": None})
+        pop = build_table(
+            {**opts, "input": population_table, "hierarchy": None}, purpose=Purpose.ASSESS
+        )
         report = risk_of_frame(
             table.frame,
             table.qi,

@@ -75,6 +75,8 @@ def _load_input(
     na: list[str] | None,
     numeric_sa: bool,
 ) -> pl.DataFrame:
+    """Every column of the file, the QIs typed and the SA parsed (the roles are checked by
+    the library, which refuses columns without one)."""
     frame = read_table(path, delimiter=delimiter, expected_columns=[*qi, sensitive])
     missing = [c for c in [*qi, sensitive] if c not in frame.columns]
     if missing:
@@ -87,9 +89,7 @@ def _load_input(
             sa = _null_na(sa, na_set)
         values = numeric_column(sa, str(path), allow_missing=False)
         cols.append(pl.Series(sensitive, values))
-    else:
-        cols.append(frame[sensitive])
-    return pl.DataFrame(cols)
+    return frame.with_columns(cols)
 
 
 @exits_on_bad_input
@@ -99,6 +99,15 @@ def permute(
         None, "--qi", help="Quasi-identifiers: a,b,c (or repeat the option)."
     ),
     sensitive: str | None = typer.Option(None, "--sensitive", help="The sensitive column."),
+    identifying: list[str] | None = typer.Option(
+        None, "--identifying", help="Column left out of the release: a,b (or repeat)."
+    ),
+    insensitive: list[str] | None = typer.Option(
+        None, "--insensitive", help="Column published unchanged in the QI table: a,b (or repeat)."
+    ),
+    keep_other_columns: bool = typer.Option(
+        False, "--keep-other-columns", help="Publish every column without a role unchanged."
+    ),
     anatomy: bool = typer.Option(
         False, "--anatomy", help="Anatomy: categorical SA, ℓ-diverse groups (needs --l)."
     ),
@@ -140,7 +149,11 @@ def permute(
 
     Seed 001 §2.1 ((k,e)-anonymity, Anatomy) and ch. 3 (--target: every group's values are
     generalized so that they look drawn from the target distribution).
+
+    Every column needs a role: --qi, --sensitive, --identifying (left out)
+    or --insensitive (published unchanged).
     """
+    from privlab.cli.table import print_notes
     from privlab.table.permutation import METHODS
     from privlab.table.permutation import anatomy as run_anatomy
     from privlab.table.permutation import permute as run_permute
@@ -191,23 +204,30 @@ def permute(
     extra = [groups] if groups is not None and groups not in qis else []
     frame = _load_input(input, qis + extra, sensitive, delimiter=delimiter, na=na,
                         numeric_sa=not anatomy)  # fmt: skip
+    roles = {
+        "identifying": comma_list(identifying),
+        "insensitive": comma_list(insensitive),
+        "keep_other_columns": keep_other_columns,
+    }
     if hierarchy is not None:
         from privlab.table.permutation import target_release
 
         release = target_release(
             frame, qi=qis, sensitive=sensitive, hierarchy=hierarchy, groups=groups,
             mode=target_mode, max_fakes=fakes if 0 < fakes < 1 else int(fakes), shift=shift,
-            seed=seed,
+            seed=seed, **roles,
         )  # fmt: skip
     elif anatomy:
-        release = run_anatomy(frame, qi=qis, sensitive=sensitive, l=l_div, seed=seed)
+        release = run_anatomy(frame, qi=qis, sensitive=sensitive, l=l_div, seed=seed, **roles)
     else:
         release = run_permute(
-            frame, qi=qis, sensitive=sensitive, k=k, e=e, method=method, seed=seed
+            frame, qi=qis, sensitive=sensitive, k=k, e=e, method=method, seed=seed, **roles
         )
+    print_notes(release.warnings)
     release.write(output, overwrite=overwrite)
     summary = {
         **release.to_dict(),
+        "warnings": list(release.warnings),
         "input": str(input),
         "output": str(output),
         "seconds_total": time.perf_counter() - t0,
@@ -217,6 +237,8 @@ def permute(
         return
     grid = Table(title="privlab table permute", show_header=False)
     for key, value in summary.items():
+        if key == "warnings":  # already on stderr
+            continue
         if isinstance(value, dict):
             value = ", ".join(f"{a}={b}" for a, b in value.items() if not isinstance(b, list))
         grid.add_row(key, f"{value:.6g}" if isinstance(value, float) else str(value))

@@ -140,15 +140,23 @@ def numeric_column(
     return parsed.to_numpy()
 
 
-def write_table(frame: pl.DataFrame, path: str | os.PathLike[str], *, delimiter: str = ",") -> Path:
+def write_table(
+    frame: pl.DataFrame,
+    path: str | os.PathLike[str],
+    *,
+    delimiter: str = ",",
+    named: str | os.PathLike[str] | None = None,
+) -> Path:
     """Write ``frame`` as CSV (or Parquet, by suffix) atomically; ``-`` is standard output
-    (CSV)."""
+    (CSV).  ``named``: the final name that decides the format, when ``path`` is a temporary
+    file of :func:`privlab.io.atomic.atomic_paths`."""
     if is_stdout(path):
         frame.write_csv(stdout_binary(), separator=delimiter)
         return Path(path)
     path = Path(path)
+    parquet = Path(named or path).suffix.lower() in (".parquet", ".pq")
     with atomic_path(path) as tmp:
-        if path.suffix.lower() in (".parquet", ".pq"):
+        if parquet:
             frame.write_parquet(tmp)
         else:
             frame.write_csv(tmp, separator=delimiter)

@@ -79,7 +79,7 @@ class Input:
 class Output:
     """A path the run writes: a file (``folder`` False) or a folder with its manifest."""
 
-    path: Path
+    path: Path | None  #: None: the option was not given
     option: str = "-o"
     folder: bool = False
     stdout_ok: bool = False

@@ -5,15 +5,17 @@ quasi-identifiers are replaced by their labels at the chosen levels, records of 
 violate a model have every quasi-identifier replaced by the suppressed value ``*`` (ARX's
 record suppression; the row stays, so no input row disappears unaccounted; which released
 records count as suppressed is defined once in :mod:`privlab.table.suppression`),
-identifying columns are removed, and the other columns are released unchanged.  The output is of the
-same kind as the input (polars or pandas; a path gives polars).
+identifying columns are removed, and the columns declared insensitive are released
+unchanged.  A column without a role is refused (:mod:`privlab.table.roles`), so a release
+never carries a column by default.  The output is of the same kind as the input (polars or
+pandas; a path gives polars).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -51,9 +53,11 @@ class Release:
     data: Any
     result: SearchResult
     suppressed_rows: np.ndarray
+    #: :meth:`MicroTable.notes`: automatic hierarchies (specs) and role warnings.
+    notes: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
-        out = self.result.to_dict()
+        out = {**self.result.to_dict(), **self.notes}
         if self.suppressed_rows.size != self.result.suppressed:
             # every QI generalized to a top that reads as suppressed: no class is left
             out["suppressed"], out["equivalence_classes"] = int(self.suppressed_rows.size), 0
@@ -101,6 +105,8 @@ def anonymize(
     models: Sequence[PrivacyModel] = (),
     sensitive: Sequence[str] = (),
     identifying: Sequence[str] = (),
+    insensitive: Sequence[str] = (),
+    keep_other_columns: bool = False,
     suppression_limit: float = 0.0,
     suppressed_value: str = SUPPRESSED_VALUE,
     metric: Metric | None = None,
@@ -110,9 +116,15 @@ def anonymize(
 ) -> Release:
     """Anonymize ``data`` by full-domain generalization and record suppression.
 
-    ``k`` adds k-anonymity to ``models``.  ``algorithm`` is ``optimal`` (ARX's optimum, see
-    :func:`privlab.table.search.optimal_search`) or ``datafly``.  ``suppressed_value`` is
-    written into every QI cell of a suppressed record (see :func:`anonymize_table`).
+    Every column needs a role: ``quasi_identifiers``, ``sensitive``, ``identifying``
+    (removed) or ``insensitive`` (released unchanged); ``keep_other_columns=True`` releases
+    all undeclared columns unchanged.  An undeclared column is a ConfigError that lists it.
+    ``hierarchies`` may name ``"flat"``; a numeric QI without one gets an automatic interval
+    hierarchy, recorded in ``to_dict()["automatic_hierarchies"]`` (see
+    :meth:`MicroTable.from_data`).  ``k`` adds k-anonymity to ``models``.  ``algorithm`` is
+    ``optimal`` (ARX's optimum, see :func:`privlab.table.search.optimal_search`) or
+    ``datafly``.  ``suppressed_value`` is written into every QI cell of a suppressed record
+    (see :func:`anonymize_table`).
     """
     if algorithm not in ALGORITHMS:
         raise ConfigError(f"algorithm {algorithm!r}: use one of {', '.join(ALGORITHMS)}")
@@ -125,6 +137,8 @@ def anonymize(
         hierarchies=hierarchies,
         sensitive=sensitive,
         identifying=identifying,
+        insensitive=insensitive,
+        keep_other_columns=keep_other_columns,
         missing=missing,
     )
     return anonymize_table(
@@ -165,4 +179,4 @@ def anonymize_table(
     mask = suppressed_mask(problem, result.node)
     frame = release_frame(table, problem.lattice.levels[result.node], mask, suppressed_value)
     rows = np.flatnonzero(suppressed_records(frame, table.qi, suppressed_value))
-    return Release(from_polars(frame, table.kind), result, rows)
+    return Release(from_polars(frame, table.kind), result, rows, table.notes())

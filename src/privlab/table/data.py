@@ -6,7 +6,9 @@ to level ``l`` is one array look-up (``hierarchy.group_of_leaf(l)[codes]``).
 
 Roles follow seed 000 §2.3: *identifying* attributes are removed, *quasi-identifying*
 ones are generalized, *sensitive* ones are protected by the privacy models, *insensitive*
-ones are released unchanged.
+ones are released unchanged.  A table encoded for a release must declare a role for every
+column (:func:`privlab.table.roles.assign_roles`) and give each quasi-identifier a hierarchy,
+chosen automatically only for numeric columns (see :class:`Purpose`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ import polars as pl
 from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import numeric_column, read_table
 from privlab.table.hierarchy import Hierarchy
+from privlab.table.hierarchy_builders import (
+    automatic_interval_params,
+    interval_hierarchy,
+    interval_spec,
+)
+from privlab.table.roles import assign_roles
 
 
 class Role(StrEnum):
@@ -31,6 +39,24 @@ class Role(StrEnum):
     QUASI = "quasi"
     SENSITIVE = "sensitive"
     INSENSITIVE = "insensitive"
+
+
+class Purpose(StrEnum):
+    """What a table is encoded for; it decides how strict roles and hierarchies are."""
+
+    #: Anonymize and release: every column needs a role; a quasi-identifier without a
+    #: hierarchy gets an automatic interval hierarchy if numeric, else it is an error.
+    RELEASE = "release"
+    #: A differentially private release: as RELEASE, but no hierarchy may be built from the
+    #: data, so a quasi-identifier without one is an error.
+    PRIVATE_RELEASE = "private-release"
+    #: Measure a table that already is a release (check, risk, audit): quasi-identifiers are
+    #: taken at their own level (a flat hierarchy) and other columns need no role.
+    ASSESS = "assess"
+
+
+#: Hierarchy value naming a flat hierarchy (each value, then ``*``).
+FLAT = "flat"
 
 
 class MissingPolicy(StrEnum):
@@ -97,6 +123,10 @@ class MicroTable:
     sa_values: dict[str, np.ndarray] = field(default_factory=dict)
     source: str = "<data frame>"
     first_line: int = 2
+    #: Hierarchies privlab chose, as inline specs (``{"age": "interval:width=10,..."}``).
+    automatic_hierarchies: dict[str, str] = field(default_factory=dict)
+    #: Warnings about the role declaration (identifier-like columns kept), for the caller.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def n_rows(self) -> int:
@@ -106,6 +136,14 @@ class MicroTable:
     def insensitive(self) -> list[str]:
         taken = set(self.qi) | set(self.sensitive) | set(self.identifying)
         return [c for c in self.frame.columns if c not in taken]
+
+    def notes(self) -> dict[str, Any]:
+        """What a release must record to be reproduced and reviewed: the automatic
+        hierarchies and the role warnings."""
+        return {
+            "automatic_hierarchies": dict(self.automatic_hierarchies),
+            "warnings": list(self.warnings),
+        }
 
     def role(self, column: str) -> Role:
         if column in self.qi:
@@ -125,19 +163,40 @@ class MicroTable:
         hierarchies: Mapping[str, Hierarchy | str | os.PathLike[str]] | None = None,
         sensitive: Sequence[str] = (),
         identifying: Sequence[str] = (),
+        insensitive: Sequence[str] = (),
+        keep_other_columns: bool = False,
         missing: MissingPolicy | str = MissingPolicy.ERROR,
         na_values: Sequence[str] = DEFAULT_NA_VALUES,
         missing_label: str = "?",
         source: str | None = None,
+        purpose: Purpose | str = Purpose.RELEASE,
+        numeric: Sequence[str] = (),
     ) -> MicroTable:
         """Validate roles and encode ``data`` (a polars/pandas DataFrame or a CSV/Parquet path).
 
-        QIs without a hierarchy get a flat one (value → ``*``), i.e. suppression only.
+        Roles (:func:`privlab.table.roles.assign_roles`): for a release every column must be a
+        quasi-identifier, sensitive, identifying (removed) or ``insensitive`` (released
+        unchanged); ``keep_other_columns`` makes every undeclared column insensitive.  The
+        warnings about identifier-like columns are kept in :attr:`warnings`.
+
+        ``hierarchies`` maps a QI to a :class:`Hierarchy`, an ARX hierarchy file or
+        ``"flat"`` (value → ``*``: suppression only).  A QI without one gets, for a release,
+        the automatic interval hierarchy of
+        :func:`~privlab.table.hierarchy_builders.automatic_interval_params` if its values are
+        numbers (recorded in :attr:`automatic_hierarchies`) and is an error otherwise; for a
+        private release it is always an error; when assessing, it is taken at its own level.
+        ``numeric``: QIs an algorithm splits as numbers (Mondrian), which need no hierarchy.
         ``source`` names the data in error messages (default: the path, or ``<data frame>``).
         Complexity: O(rows × columns).
         """
+        try:
+            purpose = Purpose(purpose)
+        except ValueError:
+            raise ConfigError(
+                f"purpose: unknown {purpose!r}; use {', '.join(p.value for p in Purpose)}"
+            ) from None
         if isinstance(data, (str, os.PathLike)):
-            expected = list(quasi_identifiers) + list(sensitive) + list(identifying)
+            expected = [*quasi_identifiers, *sensitive, *identifying, *insensitive]
             frame, kind, source = read_table(data, expected_columns=expected), "path", str(data)
         else:
             (frame, kind), source = to_polars(data), source or "<data frame>"
@@ -148,7 +207,18 @@ class MicroTable:
                 f"missing: unknown policy {missing!r}; use 'error' or 'category'"
             ) from None
         qi = list(quasi_identifiers)
-        _check_roles(frame, source, qi, list(sensitive), list(identifying))
+        if not qi:
+            raise ConfigError("no quasi-identifiers given; name at least one with --qi COLUMN")
+        roles = assign_roles(
+            frame,
+            quasi_identifiers=qi,
+            sensitive=sensitive,
+            identifying=identifying,
+            insensitive=insensitive,
+            keep_other_columns=keep_other_columns,
+            source=source,
+            complete=purpose is not Purpose.ASSESS,
+        )
         hierarchies = dict(hierarchies or {})
         unknown = [c for c in hierarchies if c not in qi]
         if unknown:
@@ -161,10 +231,18 @@ class MicroTable:
             frame, qi + list(sensitive), policy, na_values, missing_label, source, first_line
         )
         hier: dict[str, Hierarchy] = {}
+        automatic: dict[str, str] = {}
         codes = np.empty((frame.height, len(qi)), dtype=np.int32)
+        label = missing_label if policy is MissingPolicy.CATEGORY else None
         for j, col in enumerate(qi):
             h = hierarchies.get(col)
+            if h is None and (purpose is Purpose.ASSESS or col in numeric):
+                h = FLAT
             if h is None:
+                h, automatic[col] = _automatic_hierarchy(
+                    frame[col], col, purpose, source, label, first_line
+                )
+            elif isinstance(h, str) and h.strip().lower() == FLAT:
                 h = Hierarchy.flat(
                     frame[col].unique(maintain_order=True).to_list(), source=f"<flat {col}>"
                 )
@@ -195,6 +273,8 @@ class MicroTable:
             sa_codes=sa_codes,
             sa_values=sa_values,
             source=source,
+            automatic_hierarchies=automatic,
+            warnings=list(roles.warnings),
         )
 
     def numeric_values(self, column: str) -> np.ndarray:
@@ -205,24 +285,41 @@ class MicroTable:
         return numeric_column(self.frame[column], self.source, self.first_line)
 
 
-def _check_roles(
-    frame: pl.DataFrame, source: str, qi: list[str], sa: list[str], ident: list[str]
-) -> None:
-    if not qi:
-        raise ConfigError("no quasi-identifiers given; name at least one with --qi COLUMN")
-    columns = set(frame.columns)
-    for role, cols in (("quasi-identifier", qi), ("sensitive", sa), ("identifying", ident)):
-        for c in cols:
-            if c not in columns:
-                raise ConfigError(
-                    f"{source}: {role} column {c!r} not found; the columns are {frame.columns}"
-                )
-    seen: dict[str, str] = {}
-    for role, cols in (("quasi-identifier", qi), ("sensitive", sa), ("identifying", ident)):
-        for c in cols:
-            if c in seen:
-                raise ConfigError(f"column {c!r} is both {seen[c]} and {role}; give it one role")
-            seen[c] = role
+#: The builders a quasi-identifier's hierarchy can come from, for error messages.
+HIERARCHY_CHOICES = (
+    "--hierarchy {c}=FILE (an ARX hierarchy CSV, e.g. written by 'privlab table hierarchy'), "
+    "or one built from the data: {c}=order (or order:values=A/B/C for your own order), "
+    "{c}=masking, {c}=date[:format=F], {c}=interval:width=W (numbers); or {c}=flat to keep "
+    "or suppress the value only"
+)
+
+
+def _automatic_hierarchy(
+    values: pl.Series,
+    column: str,
+    purpose: Purpose,
+    source: str,
+    missing_label: str | None,
+    first_line: int,
+) -> tuple[Hierarchy, str]:
+    """The automatic interval hierarchy of a numeric QI and its spec; else a ConfigError."""
+    if purpose is Purpose.PRIVATE_RELEASE:
+        raise ConfigError(
+            f"quasi-identifier {column!r} has no hierarchy; a differentially private release "
+            "needs one fixed without looking at the data: --hierarchy "
+            f"{column}=FILE written from the column's public domain, or {column}=flat to keep "
+            "or suppress the value only"
+        )
+    where = dict(column=column, source=source, missing_label=missing_label, first_line=first_line)
+    params = automatic_interval_params(values, **where)
+    if params is None:
+        raise ConfigError(
+            f"{source}: quasi-identifier {column!r} has no hierarchy, and its values are not "
+            f"all numbers, so none can be chosen for it; give one: "
+            + HIERARCHY_CHOICES.format(c=column)
+            + f" (from Python: hierarchies={{{column!r}: ...}})"
+        )
+    return interval_hierarchy(values, **params, **where), interval_spec(params)
 
 
 def _apply_missing(

@@ -6,7 +6,9 @@ quasi-identifier.  Writing them by hand is tedious and error-prone; these builde
 them from the column's values, modelled on ARX's hierarchy builders
 (``org.deidentifier.arx.aggregates``): ``HierarchyBuilderIntervalBased``,
 ``HierarchyBuilderOrderBased``, ``HierarchyBuilderRedactionBased`` and
-``HierarchyBuilderDate``.
+``HierarchyBuilderDate``.  :func:`flat_hierarchy` (value → ``*``) is the explicit choice of
+suppression only; :func:`automatic_interval_params` is the interval hierarchy privlab picks
+for a numeric quasi-identifier given none (never a silent flat one).
 
 Common conventions of every builder:
 
@@ -33,9 +35,11 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import ROUND_FLOOR, Decimal
 from typing import Any
 
 import numpy as np
@@ -45,7 +49,7 @@ from privlab.errors import ConfigError, InputError
 from privlab.table.hierarchy import Hierarchy
 
 TOP = "*"
-HIERARCHY_KINDS = ("interval", "order", "masking", "date")
+HIERARCHY_KINDS = ("interval", "order", "masking", "date", "flat")
 DATE_LEVELS = ("week", "month", "quarter", "year", "decade")
 DEFAULT_DATE_LEVELS = ("month", "year", "decade")
 
@@ -546,17 +550,100 @@ def date_hierarchy(
     )
 
 
+# ---------------------------------------------------------------------------- flat
+def flat_hierarchy(
+    values: Any,
+    *,
+    column: str = "?",
+    first_line: int = 2,
+    source: str | None = None,
+    missing_label: str | None = None,
+) -> Hierarchy:
+    """Each value, then ``*``: the quasi-identifier is kept exactly or suppressed, nothing between.
+
+    Chosen explicitly (``--hierarchy COL=flat``), never by default.  Complexity: O(n + d).
+    """
+    distinct = _distinct(
+        values, column=column, first_line=first_line, source=source, missing_label=missing_label
+    )
+    return _finish(distinct.values, [], distinct, missing_label, f"<flat hierarchy for {column!r}>")
+
+
+# ---------------------------------------------------------------------------- automatic
+#: Intervals aimed at on the first level of an automatic interval hierarchy.
+AUTO_INTERVALS = 10
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+#: A leading zero marks a code (ZIP code, record number), not a quantity, even if all digits.
+LEADING_ZERO = r"^[+-]?0\d"
+_CODE = re.compile(LEADING_ZERO)
+
+
+def _decimal_text(x: Decimal) -> str:
+    """Plain decimal text without exponent or trailing zeros: 10, 0.05, -20."""
+    text = format(x.normalize(), "f")
+    return "0" if text in ("-0", "+0") else text
+
+
+def automatic_interval_params(
+    values: Any,
+    *,
+    column: str = "?",
+    first_line: int = 2,
+    source: str | None = None,
+    missing_label: str | None = None,
+) -> dict[str, str] | None:
+    """The interval hierarchy privlab chooses for a numeric column, or None if it is not one.
+
+    A column is numeric when every present value is a plain decimal number (``42``, ``-1.5``,
+    ``3e4``) and none has a leading zero (``02139`` is a code).  The choice, from the range
+    ``[min, max]`` of the values: ``width`` is the smallest of 1, 2, 5 × 10^k that is at
+    least ``(max − min) / 10`` (about ten intervals on level 1; at least 1 when all values are
+    whole numbers; 1 when all values are equal), ``fanout`` 2 (each level merges two
+    intervals, until one holds every value), and ``start`` the largest multiple of the width
+    not above the minimum.  The parameters are returned as exact decimal text, as
+    :func:`interval_spec` writes them, so that the spec rebuilds the same hierarchy.
+    Complexity: O(n + d).
+    """
+    distinct = _distinct(
+        values, column=column, first_line=first_line, source=source, missing_label=missing_label
+    )
+    if not distinct.values or any(
+        not _NUMBER.fullmatch(v) or _CODE.match(v) or not math.isfinite(float(v))
+        for v in distinct.values
+    ):
+        return None
+    numbers = [Decimal(v) for v in distinct.values]
+    lo, hi = min(numbers), max(numbers)
+    integer = all(n == n.to_integral_value() for n in numbers)
+    raw = (hi - lo) / AUTO_INTERVALS
+    if raw == 0:
+        width = Decimal(1)
+    else:
+        exponent = math.floor(math.log10(raw))
+        width = next(w for m in (1, 2, 5, 10) if (w := Decimal(m).scaleb(exponent)) >= raw)
+    if integer:
+        width = max(width, Decimal(1))
+    start = (lo / width).to_integral_value(rounding=ROUND_FLOOR) * width
+    return {"width": _decimal_text(width), "fanout": "2", "start": _decimal_text(start)}
+
+
+def interval_spec(params: dict[str, str]) -> str:
+    """The inline spec of an interval hierarchy, as ``--hierarchy COL=SPEC`` reads it."""
+    return "interval:" + ",".join(f"{k}={v}" for k, v in params.items())
+
+
 # ---------------------------------------------------------------------------- dispatch
 BUILDERS: dict[str, Callable[..., Hierarchy]] = {
     "interval": interval_hierarchy,
     "order": order_hierarchy,
     "masking": masking_hierarchy,
     "date": date_hierarchy,
+    "flat": flat_hierarchy,
 }
 
 
 def build_hierarchy(kind: str, values: Any, **params: Any) -> Hierarchy:
-    """Build a hierarchy of ``kind`` (interval, order, masking, date) with its parameters."""
+    """Build a hierarchy of ``kind`` (interval, order, masking, date, flat) with its parameters."""
     builder = BUILDERS.get(str(kind).lower())
     if builder is None:
         raise ConfigError(f"unknown hierarchy kind {kind!r}; use {', '.join(HIERARCHY_KINDS)}")
@@ -564,14 +651,19 @@ def build_hierarchy(kind: str, values: Any, **params: Any) -> Hierarchy:
 
 
 __all__ = [
+    "AUTO_INTERVALS",
     "BUILDERS",
     "DATE_LEVELS",
     "DEFAULT_DATE_LEVELS",
     "HIERARCHY_KINDS",
+    "LEADING_ZERO",
     "TOP",
+    "automatic_interval_params",
     "build_hierarchy",
     "date_hierarchy",
+    "flat_hierarchy",
     "interval_hierarchy",
+    "interval_spec",
     "masking_hierarchy",
     "order_hierarchy",
 ]

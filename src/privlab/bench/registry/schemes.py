@@ -197,8 +197,10 @@ def _target(frame: Any, value: float, cell: Cell) -> Release:
         edges = np.linspace(age.min(), age.max() + 1, groups + 1)
         gid = np.searchsorted(edges, age, side="right") - 1
     fakes = p.get("fakes", 0)
+    left_out = [c for c in frame.columns if c not in ("age", CAPITAL_LOSS)]  # seed 001 §3.7
     rel = target_release(frame, qi=["age"], sensitive=CAPITAL_LOSS, hierarchy=h, groups=gid,
-                         mode=mode, max_fakes=fakes, seed=cell.sub_seed(1))  # fmt: skip
+                         mode=mode, max_fakes=fakes, seed=cell.sub_seed(1),
+                         identifying=left_out)  # fmt: skip
     return Release(rel)
 
 

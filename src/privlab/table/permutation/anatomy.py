@@ -28,7 +28,7 @@ from privlab.table.permutation.release import (
     _order_correlation,
     as_polars,
     check_roles,
-    shuffled_qi_table,
+    publish,
 )
 
 
@@ -101,6 +101,9 @@ def anatomy(
     sensitive: str,
     l: int,  # noqa: E741
     seed: Any = None,
+    identifying: Any = (),
+    insensitive: Any = (),
+    keep_other_columns: bool = False,
 ) -> PermutationRelease:
     """Anatomize ``frame``: QI table + per-group value counts, every group ℓ-diverse.
 
@@ -110,7 +113,11 @@ def anatomy(
     O(n log V).
     """
     df = as_polars(frame)
-    qi = check_roles(df, qi, sensitive)
+    roles = check_roles(
+        df, qi, sensitive, identifying=identifying, insensitive=insensitive,
+        keep_other_columns=keep_other_columns,
+    )  # fmt: skip
+    qi = roles.quasi_identifiers
     col = df[sensitive]
     if col.null_count():
         row = int(np.flatnonzero(col.is_null().to_numpy())[0])
@@ -152,8 +159,7 @@ def anatomy(
         "order_correlation": round(_order_correlation(codes.astype(np.float64)), 6),
     }
     params["insecure_seed"] = is_insecure_seed(seed)
-    table, rows = shuffled_qi_table(df, qi, groups, seed)
-    return PermutationRelease(table, sa, sensitive, "categorical", params, rows)
+    return publish(df, roles, groups, sa, "categorical", params, seed)
 
 
 def anatomy_count_bounds(release: PermutationRelease, where: Any, value: Any) -> Bounds:

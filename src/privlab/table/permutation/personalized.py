@@ -43,7 +43,7 @@ from privlab.table.permutation.release import (
     as_polars,
     check_roles,
     numeric_sensitive,
-    shuffled_qi_table,
+    publish,
 )
 from privlab.table.permutation.target import SAHierarchy, Subdomain, _msor_nodes
 
@@ -474,6 +474,9 @@ def personalized_release(
     hierarchy: SAHierarchy,
     method: str = "bu",
     seed: Any = None,
+    identifying: Any = (),
+    insensitive: Any = (),
+    keep_other_columns: bool = False,
 ) -> PermutationRelease:
     """Publish ``frame`` meeting every row's personal requirement (seed 001 §2.4, Ch. 5).
 
@@ -486,7 +489,12 @@ def personalized_release(
     if method not in METHODS:
         raise ConfigError(f"method: {method!r} unknown; use one of {sorted(METHODS)}")
     df = as_polars(frame)
-    qi = check_roles(df, qi, sensitive)
+    roles = check_roles(
+        df, qi, sensitive, identifying=identifying, insensitive=insensitive,
+        keep_other_columns=keep_other_columns,
+        used=requirements if isinstance(requirements, str) else (),
+    )  # fmt: skip
+    qi = roles.quasi_identifiers
     x = numeric_sensitive(df, sensitive)
     if isinstance(requirements, str):
         if requirements not in df.columns:
@@ -517,5 +525,4 @@ def personalized_release(
         "sum_of_ranges": res.cost,
         "insecure_seed": is_insecure_seed(seed),
     }
-    table, rows = shuffled_qi_table(df, qi, gid, seed)
-    return PermutationRelease(table, sa, sensitive, "numeric", params, rows)
+    return publish(df, roles, gid, sa, "numeric", params, seed)

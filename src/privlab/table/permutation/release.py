@@ -35,6 +35,7 @@ from privlab.errors import ConfigError, InfeasibleError, InputError
 from privlab.io.atomic import atomic_folder
 from privlab.io.outputs import Manifest, Output, check_outputs
 from privlab.table.permutation.partition import Partition, is_ke_anonymous, ke_partition
+from privlab.table.roles import ColumnRoles, assign_roles
 
 FORMAT = "privlab.permutation/1"
 #: How an earlier release is recognised before ``overwrite`` may replace its folder.
@@ -52,13 +53,16 @@ class PermutationRelease:
     """A permuted (or anatomized) table: ``qi`` rows with group ids, ``sa`` values per group.
 
     * ``qi``: ``tuple_id`` (Int64, the published position — rows are shuffled), the QI
-      columns with their original values, ``group_id`` (Int64).
+      columns with their original values, the ``insensitive`` columns (released unchanged
+      by the owner's choice), ``group_id`` (Int64).
     * ``sa`` (numeric): ``group_id``, ``lo``, ``hi`` (Float64; lo == hi for an exact value,
       lo < hi for a subdomain), one row per published value — a group may publish more
       values than it has rows (fake values).  Sorted by group, then value.
     * ``sa`` (categorical, Anatomy): ``group_id``, ``value`` (String), ``count`` (Int64).
     * ``source_rows`` (secret, never written; ``None`` after :meth:`read`): the input row of
       each published row, for the data owner's own checks.
+    * ``warnings`` (not written): :attr:`privlab.table.roles.ColumnRoles.warnings` of the
+      role declaration, for the caller to show.
     """
 
     qi: pl.DataFrame
@@ -67,12 +71,14 @@ class PermutationRelease:
     kind: str
     parameters: dict[str, Any] = field(default_factory=dict)
     source_rows: np.ndarray | None = field(default=None, repr=False)
+    insensitive: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = field(default=(), compare=False)
 
     # ------------------------------------------------------------------ structure
 
     @property
     def qi_columns(self) -> list[str]:
-        return [c for c in self.qi.columns if c not in RESERVED]
+        return [c for c in self.qi.columns if c not in RESERVED and c not in self.insensitive]
 
     @property
     def n_rows(self) -> int:
@@ -145,6 +151,7 @@ class PermutationRelease:
             "sensitive": self.sensitive,
             "kind": self.kind,
             "qi": self.qi_columns,
+            "insensitive": list(self.insensitive),
             "rows": self.n_rows,
             "groups": self.n_groups,
             "sa_rows": self.sa.height,
@@ -173,6 +180,7 @@ class PermutationRelease:
                 "sensitive": self.sensitive,
                 "kind": self.kind,
                 "qi": self.qi_columns,
+                "insensitive": list(self.insensitive),
                 "parameters": self.parameters,
             }
             (tmp / "release.json").write_text(
@@ -209,7 +217,12 @@ class PermutationRelease:
             except Exception as exc:  # polars raises several error types for bad files
                 raise InputError(f"{p}: cannot be read as Parquet ({exc})") from None
         qi_cols = list(meta["qi"])
-        expected_qi = {"tuple_id": pl.Int64, **dict.fromkeys(qi_cols), "group_id": pl.Int64}
+        insensitive = [str(c) for c in meta.get("insensitive") or []]
+        expected_qi = {
+            "tuple_id": pl.Int64,
+            **dict.fromkeys(qi_cols + insensitive),
+            "group_id": pl.Int64,
+        }
         _check_columns(frames["qi"], expected_qi, d / "qi.parquet")
         _check_columns(frames["sa"], _SA_COLUMNS[kind], d / "sa.parquet")
         release = cls(
@@ -218,6 +231,7 @@ class PermutationRelease:
             sensitive=str(meta["sensitive"]),
             kind=kind,
             parameters=dict(meta.get("parameters") or {}),
+            insensitive=tuple(insensitive),
         )
         release.validate(source=d)
         return release
@@ -310,8 +324,22 @@ def as_polars(frame: Any) -> pl.DataFrame:
     return out
 
 
-def check_roles(frame: pl.DataFrame, qi: Any, sensitive: str) -> list[str]:
-    """Validate QI and sensitive column names; return the QI list."""
+def check_roles(
+    frame: pl.DataFrame,
+    qi: Any,
+    sensitive: str,
+    *,
+    identifying: Any = (),
+    insensitive: Any = (),
+    keep_other_columns: bool = False,
+    used: Any = (),
+) -> ColumnRoles:
+    """Validate the role of every column (:func:`privlab.table.roles.assign_roles`).
+
+    The QIs and the insensitive columns go into the QI table, identifying columns and the
+    ``used`` ones (read by the algorithm, e.g. a grouping column) are not published, and a
+    column without a role is refused unless ``keep_other_columns``.
+    """
     if isinstance(qi, str):
         qi = [qi]
     qi = [str(c) for c in qi]
@@ -326,10 +354,19 @@ def check_roles(frame: pl.DataFrame, qi: Any, sensitive: str) -> list[str]:
             raise InputError(f"column {col!r} not found; the table has {frame.columns}")
     if sensitive in qi:
         raise ConfigError(f"{sensitive!r} is both a quasi-identifier and the sensitive attribute")
-    for col in qi:
+    roles = assign_roles(
+        frame,
+        quasi_identifiers=qi,
+        sensitive=[sensitive],
+        identifying=identifying,
+        insensitive=insensitive,
+        keep_other_columns=keep_other_columns,
+        used=used,
+    )
+    for col in [*qi, *roles.insensitive]:
         if col in RESERVED:
             raise ConfigError(f"column name {col!r} is reserved in a release; rename it")
-    return qi
+    return roles
 
 
 def numeric_sensitive(frame: pl.DataFrame, sensitive: str) -> np.ndarray:
@@ -369,21 +406,37 @@ def _order_correlation(x: np.ndarray) -> float:
     return 0.0 if sd == 0 else float(((ranks - ranks.mean()) * (pos - pos.mean())).mean() / sd)
 
 
-def shuffled_qi_table(
-    frame: pl.DataFrame, qi: list[str], groups: np.ndarray, seed: Any
-) -> tuple[pl.DataFrame, np.ndarray]:
-    """The published QI table in a uniformly random row order, and the secret source rows.
+def publish(
+    frame: pl.DataFrame,
+    roles: ColumnRoles,
+    groups: np.ndarray,
+    sa: pl.DataFrame,
+    kind: str,
+    parameters: dict[str, Any],
+    seed: Any,
+) -> PermutationRelease:
+    """The release: the QI table in a uniformly random row order, the SA table as given.
 
-    ``tuple_id`` is the published position.  O(n).
+    ``tuple_id`` is the published position; the QI table holds the QIs and the insensitive
+    columns; the secret source rows stay in memory.  O(n).
     """
     n = frame.height
     order = secure_generator(seed).permutation(n).astype(np.int64)
     table = frame[order].select(
         pl.Series("tuple_id", np.arange(n, dtype=np.int64)),
-        *[pl.col(c) for c in qi],
+        *[pl.col(c) for c in [*roles.quasi_identifiers, *roles.insensitive]],
         pl.Series("group_id", groups.astype(np.int64)[order]),
     )
-    return table, order
+    return PermutationRelease(
+        table,
+        sa,
+        roles.sensitive[0],
+        kind,
+        parameters,
+        order,
+        insensitive=tuple(roles.insensitive),
+        warnings=tuple(roles.warnings),
+    )
 
 
 def dense_group_ids(groups: Any, n: int, expected: str = "integer group ids") -> np.ndarray:
@@ -405,17 +458,36 @@ def release_from_groups(
     groups: Any,
     parameters: dict[str, Any] | None = None,
     seed: Any = None,
+    identifying: Any = (),
+    insensitive: Any = (),
+    keep_other_columns: bool = False,
 ) -> PermutationRelease:
     """A numeric permutation release of ``frame`` for the given group of each row.
 
     Group ids are renumbered 0..G−1 in ascending order of the given ids; the QI rows are
     published in a random order drawn from ``seed`` (see the module docstring).  No privacy
-    check is made here (:func:`permute` with ``groups=`` checks (k, e)).  O(n log n).
+    check is made here (:func:`permute` with ``groups=`` checks (k, e)).  Every other
+    column needs a role: ``identifying``, ``insensitive`` (published in the QI table) or
+    ``keep_other_columns=True`` (see :func:`check_roles`).  O(n log n).
     """
     df = as_polars(frame)
-    qi = check_roles(df, qi, sensitive)
+    roles = check_roles(
+        df, qi, sensitive, identifying=identifying, insensitive=insensitive,
+        keep_other_columns=keep_other_columns,
+    )  # fmt: skip
     x = numeric_sensitive(df, sensitive)
     gid = dense_group_ids(groups, df.height)
+    return _grouped_release(df, roles, x, gid, parameters or {}, seed)
+
+
+def _grouped_release(
+    df: pl.DataFrame,
+    roles: ColumnRoles,
+    x: np.ndarray,
+    gid: np.ndarray,
+    parameters: dict[str, Any],
+    seed: Any,
+) -> PermutationRelease:
     order = np.lexsort((x, gid))
     sa = pl.DataFrame(
         {
@@ -427,10 +499,9 @@ def release_from_groups(
     )
     params = {"model": "permutation", "n_groups": int(gid.max()) + 1}
     params["order_correlation"] = round(_order_correlation(x), 6)
-    params.update(parameters or {})
+    params.update(parameters)
     params["insecure_seed"] = is_insecure_seed(seed)
-    table, rows = shuffled_qi_table(df, qi, gid, seed)
-    return PermutationRelease(table, sa, sensitive, "numeric", params, rows)
+    return publish(df, roles, gid, sa, "numeric", params, seed)
 
 
 def permute(
@@ -443,6 +514,9 @@ def permute(
     method: str = "min-sum",
     seed: Any = None,
     groups: Any = None,
+    identifying: Any = (),
+    insensitive: Any = (),
+    keep_other_columns: bool = False,
 ) -> PermutationRelease:
     """(k, e)-anonymous permutation of a numeric sensitive attribute (seed 001 §2.1–2.6).
 
@@ -450,10 +524,15 @@ def permute(
     per row), which must then be (k, e)-anonymous — and publishes each group's values sorted
     ascending.  ``method="swap"`` publishes rank-swapped values instead: every row is its own
     group with the interval of :class:`Partition` (``lo < hi`` rows), see
-    :func:`ke_partition`.  Accepts polars or pandas frames.  O(n log n).
+    :func:`ke_partition`.  Every other column needs a role: ``identifying``, ``insensitive``
+    (published in the QI table) or ``keep_other_columns=True`` (see :func:`check_roles`).
+    Accepts polars or pandas frames.  O(n log n).
     """
     df = as_polars(frame)
-    qi = check_roles(df, qi, sensitive)
+    roles = check_roles(
+        df, qi, sensitive, identifying=identifying, insensitive=insensitive,
+        keep_other_columns=keep_other_columns,
+    )  # fmt: skip
     x = numeric_sensitive(df, sensitive)
     if groups is not None:
         from privlab.table.permutation.partition import _check_ke
@@ -467,28 +546,19 @@ def permute(
                 f"the given group {np.unique(np.asarray(groups))[bad]} is not "
                 f"({k}, {e:g})-anonymous ({int(ok.size - ok.sum())} of {ok.size} groups fail)"
             )
-        return release_from_groups(
-            df,
-            qi=qi,
-            sensitive=sensitive,
-            groups=gid,
-            parameters={"model": "(k,e)-anonymity", "k": k, "e": e, "partitioner": "given"},
-            seed=seed,
-        )
+        params = {"model": "(k,e)-anonymity", "k": k, "e": e, "partitioner": "given"}
+        return _grouped_release(df, roles, x, gid, params, seed)
     part = ke_partition(x, k, e, method=method, seed=seed)
     params = {"model": "(k,e)-anonymity", "partitioner": method, **part.to_dict()}
     params["seed"] = seed if isinstance(seed, (int, type(None))) else str(seed)
     if method == "swap":
-        return _swap_release(df, qi, sensitive, part, params, seed)
-    return release_from_groups(
-        df, qi=qi, sensitive=sensitive, groups=part.groups, parameters=params, seed=seed
-    )
+        return _swap_release(df, roles, part, params, seed)
+    return _grouped_release(df, roles, x, part.groups, params, seed)
 
 
 def _swap_release(
     df: pl.DataFrame,
-    qi: list[str],
-    sensitive: str,
+    roles: ColumnRoles,
     part: Partition,
     params: dict[str, Any],
     seed: Any,
@@ -502,18 +572,19 @@ def _swap_release(
     )
     params = {**params, "model": "rank-swapping", "n_groups": n}
     params["order_correlation"] = round(
-        _order_correlation(df[sensitive].cast(pl.Float64).to_numpy()), 6
+        _order_correlation(df[roles.sensitive[0]].cast(pl.Float64).to_numpy()), 6
     )
     params["insecure_seed"] = is_insecure_seed(seed)
-    table, rows = shuffled_qi_table(df, qi, gid, seed)
-    return PermutationRelease(table, sa, sensitive, "numeric", params, rows)
+    return publish(df, roles, gid, sa, "numeric", params, seed)
 
 
 __all__ = [
     "FORMAT",
     "PermutationRelease",
     "as_polars",
+    "check_roles",
     "dense_group_ids",
     "permute",
+    "publish",
     "release_from_groups",
 ]

@@ -45,7 +45,7 @@ from privlab.table.permutation.release import (
     check_roles,
     dense_group_ids,
     numeric_sensitive,
-    shuffled_qi_table,
+    publish,
 )
 
 Subdomain = tuple[float, float]
@@ -734,6 +734,9 @@ def target_release(
     max_fakes: int | float = 0,
     shift: Any = None,
     seed: Any = None,
+    identifying: Any = (),
+    insensitive: Any = (),
+    keep_other_columns: bool = False,
 ) -> PermutationRelease:
     """Publish ``frame`` so each group's SA looks drawn from the hierarchy's target.
 
@@ -760,7 +763,12 @@ def target_release(
             "(0, 1) (fraction of the group's size)"
         )
     df = as_polars(frame)
-    qi = check_roles(df, qi, sensitive)
+    roles = check_roles(
+        df, qi, sensitive, identifying=identifying, insensitive=insensitive,
+        keep_other_columns=keep_other_columns,
+        used=groups if isinstance(groups, str) else (),
+    )  # fmt: skip
+    qi = roles.quasi_identifiers
     x = numeric_sensitive(df, sensitive)
     hierarchy.locate(x, what="row")
     gid = _group_ids(df, groups)
@@ -809,5 +817,4 @@ def target_release(
         "shift": shift if isinstance(shift, (int, float, type(None))) else "per-node",
         "insecure_seed": is_insecure_seed(seed),
     }
-    table, rows = shuffled_qi_table(df, qi, gid, seed)
-    return PermutationRelease(table, sa, sensitive, "numeric", params, rows)
+    return publish(df, roles, gid, sa, "numeric", params, seed)
