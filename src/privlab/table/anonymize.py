@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from privlab.errors import ConfigError
-from privlab.table.data import MicroTable, MissingPolicy, from_polars
+from privlab.table.data import MicroTable, MissingPolicy
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.metrics import Metric
 from privlab.table.models import KAnonymity, PrivacyModel
@@ -131,4 +131,4 @@ def anonymize_table(
         result = datafly_search(problem)
     mask = suppressed_mask(problem, result.node)
     frame = release_frame(table, problem.lattice.levels[result.node], mask)
-    return Release(from_polars(frame, table.kind), result, np.flatnonzero(mask))
+    return Release(table.as_input_kind(frame), result, np.flatnonzero(mask))
