@@ -32,6 +32,13 @@ from privlab.cli.specs import (
     parse_pairs,
     parse_t_closeness,
 )
+from privlab.cli.table_input import (
+    COLUMNS_OPT,
+    SHEET_OPT,
+    TABLE_FILES,
+    column_names,
+    first_data_line,
+)
 from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import read_table, write_table
 from privlab.table.anonymize import ALGORITHMS, anonymize_table
@@ -46,7 +53,8 @@ app = typer.Typer(help="Anonymize microdata tables and measure their risk.", no_
 JOB_KEYS = {
     "input", "output", "qi", "hierarchy", "sensitive", "sensitive_hierarchy", "identifying",
     "k", "l_diversity", "t_closeness", "delta_disclosure", "ke", "suppression", "metric", "gs",
-    "aggregation", "algorithm", "numeric", "relaxed", "delimiter", "missing", "na",
+    "aggregation", "algorithm", "numeric", "relaxed", "delimiter", "missing", "na", "columns",
+    "sheet",
 }  # fmt: skip
 
 
@@ -107,7 +115,14 @@ def build_table(opts: dict[str, Any], *, files_only: bool = False) -> MicroTable
         raise ConfigError("no quasi-identifiers; name them with --qi COLUMN (repeatable)")
     path = Path(opts["input"])
     expected = list(opts.get("qi") or []) + list(opts.get("sensitive") or [])
-    frame = read_table(path, delimiter=opts.get("delimiter"), expected_columns=expected)
+    names = column_names(opts.get("columns"))
+    frame = read_table(
+        path,
+        delimiter=opts.get("delimiter"),
+        expected_columns=expected,
+        columns=names,
+        sheet=opts.get("sheet"),
+    )
     hier = build_hierarchies(
         "--hierarchy",
         opts.get("hierarchy") or [],
@@ -116,6 +131,7 @@ def build_table(opts: dict[str, Any], *, files_only: bool = False) -> MicroTable
         missing=opts.get("missing"),
         na_values=opts.get("na") or ("",),
         files_only=files_only,
+        first_line=first_data_line(names),
     )
     table = MicroTable.from_data(
         frame,
@@ -126,6 +142,7 @@ def build_table(opts: dict[str, Any], *, files_only: bool = False) -> MicroTable
         missing=opts.get("missing") or "error",
         na_values=opts.get("na") or ("",),
         source=str(path),
+        first_line=first_data_line(names),
     )
     return table
 
@@ -181,7 +198,7 @@ JSON_OPT = typer.Option(False, "--json", help="Print a machine-readable JSON sum
 @app.command()
 @exits_on_bad_input
 def anonymize(
-    input: Path | None = typer.Argument(None, help="CSV or Parquet file to anonymize."),
+    input: Path | None = typer.Argument(None, help=f"Table file to anonymize: {TABLE_FILES}."),
     qi: list[str] | None = QI_OPT,
     hierarchy: list[str] | None = HIER_OPT,
     k: int | None = typer.Option(None, "-k", help="k-anonymity: smallest class size."),
@@ -228,6 +245,8 @@ def anonymize(
     output: Path | None = typer.Option(None, "-o", "--output", help="Where to write the release."),
     job: Path | None = typer.Option(None, "--job", help="TOML job file with these options."),
     delimiter: str | None = DELIM_OPT,
+    columns: str | None = COLUMNS_OPT,
+    sheet: str | None = SHEET_OPT,
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
     json_out: bool = JSON_OPT,
@@ -319,13 +338,15 @@ def _print_summary(summary: dict[str, Any]) -> None:
 @app.command()
 @exits_on_bad_input
 def check(
-    input: Path = typer.Argument(..., help="CSV or Parquet file to check."),
+    input: Path = typer.Argument(..., help=f"Table file to check: {TABLE_FILES}."),
     qi: list[str] | None = QI_OPT,
     sensitive: list[str] | None = SENS_OPT,
     k: int | None = typer.Option(None, "-k", help="Also test k-anonymity with this k."),
     l_diversity: list[str] | None = typer.Option(None, "--l-diversity", help="Also test this."),
     t_closeness: list[str] | None = typer.Option(None, "--t-closeness", help="Also test this."),
     delimiter: str | None = DELIM_OPT,
+    columns: str | None = COLUMNS_OPT,
+    sheet: str | None = SHEET_OPT,
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
     json_out: bool = JSON_OPT,
@@ -361,7 +382,7 @@ def check(
 @app.command()
 @exits_on_bad_input
 def risk(
-    input: Path = typer.Argument(..., help="CSV or Parquet file to analyse."),
+    input: Path = typer.Argument(..., help=f"Table file to analyse: {TABLE_FILES}."),
     qi: list[str] | None = QI_OPT,
     population: int | None = typer.Option(None, "--population", help="Population size."),
     population_table: Path | None = typer.Option(
@@ -383,6 +404,8 @@ def risk(
         "from the classes and counted apart ('' to treat none as suppressed).",
     ),
     delimiter: str | None = DELIM_OPT,
+    columns: str | None = COLUMNS_OPT,
+    sheet: str | None = SHEET_OPT,
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
     json_out: bool = JSON_OPT,

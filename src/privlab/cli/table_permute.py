@@ -21,6 +21,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from privlab.cli.common import comma_list, exits_on_bad_input, out_console, print_json
+from privlab.cli.table_input import (
+    COLUMNS_OPT,
+    SHEET_OPT,
+    TABLE_FILES,
+    column_names,
+    first_data_line,
+)
 from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import numeric_column, read_table
 
@@ -68,8 +75,13 @@ def _load_input(
     delimiter: str | None,
     na: list[str] | None,
     numeric_sa: bool,
+    columns: str | None = None,
+    sheet: str | None = None,
 ) -> pl.DataFrame:
-    frame = read_table(path, delimiter=delimiter, expected_columns=[*qi, sensitive])
+    names = column_names(columns)
+    frame = read_table(
+        path, delimiter=delimiter, expected_columns=[*qi, sensitive], columns=names, sheet=sheet
+    )
     missing = [c for c in [*qi, sensitive] if c not in frame.columns]
     if missing:
         raise InputError(f"{path}: column(s) {missing} not found; the file has {frame.columns}")
@@ -79,7 +91,7 @@ def _load_input(
         sa = frame[sensitive]
         if sa.dtype == pl.String:
             sa = _null_na(sa, na_set)
-        values = numeric_column(sa, str(path), allow_missing=False)
+        values = numeric_column(sa, str(path), first_data_line(names), allow_missing=False)
         cols.append(pl.Series(sensitive, values))
     else:
         cols.append(frame[sensitive])
@@ -88,7 +100,7 @@ def _load_input(
 
 @exits_on_bad_input
 def permute(
-    input: Path = typer.Argument(..., help="CSV or Parquet file to publish."),
+    input: Path = typer.Argument(..., help=f"Table file to publish: {TABLE_FILES}."),
     qi: list[str] | None = typer.Option(
         None, "--qi", help="Quasi-identifiers: a,b,c (or repeat the option)."
     ),
@@ -128,6 +140,8 @@ def permute(
     na: list[str] | None = typer.Option(
         None, "--na", help="Text that marks a missing cell (repeatable; default: empty)."
     ),
+    columns: str | None = COLUMNS_OPT,
+    sheet: str | None = SHEET_OPT,
     json_out: bool = typer.Option(False, "--json", help="Print a machine-readable summary."),
 ) -> None:
     """Publish a table by permutation: (k,e)-anonymous groups, Anatomy or a target distribution.
@@ -183,7 +197,7 @@ def permute(
     hierarchy = _read_target(target) if target is not None else None
     extra = [groups] if groups is not None and groups not in qis else []
     frame = _load_input(input, qis + extra, sensitive, delimiter=delimiter, na=na,
-                        numeric_sa=not anatomy)  # fmt: skip
+                        numeric_sa=not anatomy, columns=columns, sheet=sheet)  # fmt: skip
     if hierarchy is not None:
         from privlab.table.permutation import target_release
 
