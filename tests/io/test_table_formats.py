@@ -75,6 +75,16 @@ def test_compressed_binary_and_bad_utf8_are_named(tmp_path):
         read_table(latin1)
 
 
+@pytest.mark.parametrize(("name", "compression"), [("t.csv.gz", "gzip"), ("t.csv.zst", "zstd")])
+def test_damaged_compressed_file_is_named(tmp_path, name, compression):
+    path = tmp_path / name
+    numbers = pl.DataFrame({"n": [str(i * 7919 % 100003) for i in range(50_000)]})
+    numbers.write_csv(path, compression=compression)
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    with pytest.raises(InputError, match=f"cannot decompress it \\({compression}: .*incomplete"):
+        read_table(path)
+
+
 # ---------------------------------------------------------------------------------- Excel
 
 
@@ -117,6 +127,14 @@ def test_xlsx_header_checks_and_header_less_sheet(tmp_path):
     empty = write_xlsx(tmp_path / "empty.xlsx", {"s": []})
     with pytest.raises(InputError, match="the sheet is empty"):
         read_table(empty)
+
+
+def test_damaged_workbook_is_named(tmp_path):
+    path = tmp_path / "t.xlsx"
+    with zipfile.ZipFile(path, "w") as zf:  # a zip archive, but no workbook inside
+        zf.writestr("word/document.xml", "<document/>")
+    with pytest.raises(InputError, match=r"t.xlsx: cannot read this Excel workbook \(.+\)$"):
+        read_table(path)
 
 
 def test_sheet_is_only_for_workbooks(tmp_path):

@@ -52,10 +52,10 @@ def _first_line(path: Path, compression: str | None) -> str:
             path, has_header=False, separator="\x00", quote_char=None, infer_schema=False,
             n_rows=1,
         ).collect()  # fmt: skip
-    except pl.exceptions.PolarsError as exc:
+    except (pl.exceptions.PolarsError, OSError) as exc:
         if "utf-8" in str(exc).lower():
             raise _not_utf8(path, str(exc)) from None
-        raise InputError(f"{path}: cannot decompress it ({compression}): {exc}") from None
+        raise _damaged(path, compression, exc) from None
     if head.height == 0:
         raise InputError(f"{path}: empty once decompressed; expected a header line and data rows")
     if head.width > 1:
@@ -64,6 +64,13 @@ def _first_line(path: Path, compression: str | None) -> str:
             "compress a CSV/TSV text file (UTF-8)"
         )
     return head.item(0, 0) or ""
+
+
+def _damaged(path: Path, compression: str | None, exc: Exception) -> InputError:
+    return InputError(
+        f"{path}: cannot decompress it ({compression}: {str(exc).splitlines()[0]}); the file "
+        "is damaged or incomplete — compress the table again"
+    )
 
 
 def sniff_delimiter(line: str) -> str | None:
@@ -236,6 +243,10 @@ def _read_delimited(
         if "utf-8" in str(exc).lower():
             raise _not_utf8(path, str(exc).splitlines()[0]) from None
         raise InputError(f"{path}: malformed CSV with delimiter {delim!r}: {exc}") from exc
+    except OSError as exc:  # polars reports a damaged compressed stream so
+        if compression is None:
+            raise
+        raise _damaged(path, compression, exc) from None
 
 
 def numeric_column(

@@ -22,7 +22,8 @@ def sheet_names(path: Path) -> list[str]:
     try:
         return list(fastexcel.read_excel(path).sheet_names)
     except Exception as exc:  # fastexcel raises its own error types for damaged workbooks
-        raise InputError(f"{path}: cannot read this Excel workbook ({exc})") from None
+        reason = str(exc).splitlines()[0]
+        raise InputError(f"{path}: cannot read this Excel workbook ({reason})") from None
 
 
 def read_sheet_grid(path: Path, sheet: str | None) -> tuple[pl.DataFrame, str]:
@@ -49,5 +50,6 @@ def read_sheet_grid(path: Path, sheet: str | None) -> tuple[pl.DataFrame, str]:
             raise_if_empty=False,
         )
     except Exception as exc:  # as above
-        raise InputError(f"{path}, sheet {name!r}: cannot read it ({exc})") from None
+        reason = str(exc).splitlines()[0]
+        raise InputError(f"{path}, sheet {name!r}: cannot read it ({reason})") from None
     return grid, name
