@@ -25,19 +25,22 @@ from privlab.cli.common import (
     print_json,
     summary_console,
 )
+from privlab.cli.table_input import COLUMNS_HELP, SHEET_HELP, column_names, first_data_line
 from privlab.errors import ConfigError, InputError
+from privlab.io.formats import COMPRESSION_SUFFIXES
 from privlab.io.outputs import Input, Output, is_stdout
 
-TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".pq")
+TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".pq", ".xlsx", ".xlsm")
 GRAPH_SUFFIXES = (".graphml", ".gml", ".txt", ".edges", ".edgelist", ".el", ".snap")
 
 
 def detect_kind(path: Path) -> str:
     """``"permutation"`` (a release directory), ``"table"`` or ``"graph"`` for a path.
 
-    By suffix (``.csv .tsv .parquet .pq`` → table; ``.graphml .gml .txt .edges .edgelist
-    .el .snap`` → graph); otherwise by the first line that is not a ``#`` comment: two or
-    three numeric tokens make an edge list, anything else a table header.
+    By suffix (``.csv .tsv .parquet .pq .xlsx .xlsm`` → table; ``.graphml .gml .txt .edges
+    .edgelist .el .snap`` → graph; a compressed file by the suffix before ``.gz``/``.zst``);
+    otherwise by the first line that is not a ``#`` comment: two or three numeric tokens make
+    an edge list, anything else a table header.
     """
     if not path.exists():
         raise InputError(f"{path}: not found")
@@ -49,6 +52,8 @@ def detect_kind(path: Path) -> str:
             "table file, a graph file or a directory written by 'privlab table permute'"
         )
     suffix = path.suffix.lower()
+    if suffix in COMPRESSION_SUFFIXES:  # data.csv.gz: the suffix before the compression's
+        suffix = Path(path.stem).suffix.lower()
     if suffix in TABLE_SUFFIXES:
         return "table"
     if suffix in GRAPH_SUFFIXES:
@@ -182,6 +187,10 @@ def audit(
         "suppressed records ('' for none).",
     ),
     delimiter: str | None = typer.Option(None, "--delimiter", help="Tables: CSV delimiter."),
+    columns: str | None = typer.Option(
+        None, "--columns", help=f"Tables, --original: {COLUMNS_HELP}"
+    ),
+    sheet: str | None = typer.Option(None, "--sheet", help=f"Tables, --original: {SHEET_HELP}"),
     mapping: Path | None = typer.Option(
         None,
         "--mapping",
@@ -244,7 +253,7 @@ def audit(
         result = _table(
             found, release, original, comma_list(qi), comma_list(sensitive), hierarchy or [],
             hierarchies, comma_list(numeric) if numeric else None, tau, rule_out, sampling_fraction,
-            delimiter, title, meta, suppressed_value,
+            delimiter, title, meta, suppressed_value, column_names(columns), sheet,
         )  # fmt: skip
     path = result.report.write(output)
     if json_out:
@@ -271,6 +280,8 @@ def _table(
     title: str,
     meta: dict[str, Any],
     suppressed_value: str,
+    names: list[str] | None = None,
+    sheet: str | None = None,
 ):
     from privlab.audit import audit_table
     from privlab.cli.specs import build_hierarchies
@@ -283,7 +294,10 @@ def _table(
 
         rel = PermutationRelease.read(release)
         qi = qi or rel.qi_columns
-        orig = read_table(original, delimiter=delimiter, expected_columns=[*qi, rel.sensitive])
+        orig = read_table(
+            original, delimiter=delimiter, expected_columns=[*qi, rel.sensitive], columns=names,
+            sheet=sheet,
+        )  # fmt: skip
         return audit_table(
             rel, orig, quasi_identifiers=qi, sensitive=sensitive or None, tau=tau,
             rule_out=rule_out, sampling_fraction=sampling_fraction, title=title, meta=meta,
@@ -294,7 +308,9 @@ def _table(
             "(age, ZIP code...): name them with --qi COLUMN"
         )
     rel = read_table(release, delimiter=delimiter, expected_columns=qi)
-    orig = read_table(original, delimiter=delimiter, expected_columns=qi)
+    orig = read_table(
+        original, delimiter=delimiter, expected_columns=qi, columns=names, sheet=sheet
+    )
     others = [c for c in rel.columns if c not in qi]
     if not sensitive and others:
         raise ConfigError(
@@ -306,7 +322,9 @@ def _table(
     if hierarchies is not None:
         named = {i.split("=", 1)[0].strip() for i in items}
         items += [i for i in _hierarchy_files(hierarchies, qi) if i.split("=", 1)[0] not in named]
-    hier = build_hierarchies("--hierarchy", items, orig, source=str(original))
+    hier = build_hierarchies(
+        "--hierarchy", items, orig, source=str(original), first_line=first_data_line(names)
+    )
     return audit_table(
         rel, orig, quasi_identifiers=qi, sensitive=sensitive, hierarchies=hier,
         numeric=numeric, tau=tau, rule_out=rule_out, sampling_fraction=sampling_fraction,

@@ -28,6 +28,13 @@ from privlab.cli.common import (
     print_json,
     summary_console,
 )
+from privlab.cli.table_input import (
+    COLUMNS_OPT,
+    SHEET_OPT,
+    TABLE_FILES,
+    column_names,
+    first_data_line,
+)
 from privlab.dp.accountant import Accountant, Budget, check_delta, check_epsilon
 from privlab.dp.mechanisms import Release
 from privlab.dp.noise import secure_generator
@@ -123,7 +130,7 @@ def _column(frame: Any, name: str, source: str) -> Any:
 
 def _answer(
     query: Query, frame: Any, source: str, bins: dict[str, Any], epsilon: float, delta: float,
-    rng: np.random.Generator,
+    rng: np.random.Generator, first_line: int = 2,
 ) -> Release:  # fmt: skip
     if query.kind == "count":
         return count(frame.height, epsilon, delta=delta, seed=rng)
@@ -140,15 +147,15 @@ def _answer(
             values = series.cast(str).fill_null("").to_numpy()
             labels = spec
         else:
-            x = numeric_column(series, source, allow_missing=False)
+            x = numeric_column(series, source, first_line, allow_missing=False)
             edges = spec
             idx = np.floor((x - edges[0]) / (edges[1] - edges[0])).astype(np.int64)
             outside = (x < edges[0]) | (x >= edges[-1])
             if outside.any():
                 i = int(np.argmax(outside))
                 raise InputError(
-                    f"{source}, line {2 + i}, column {query.column!r}: {x[i]:g} is outside "
-                    f"the bins [{edges[0]:g}, {edges[-1]:g}); widen --bins"
+                    f"{source}, line {first_line + i}, column {query.column!r}: {x[i]:g} is "
+                    f"outside the bins [{edges[0]:g}, {edges[-1]:g}); widen --bins"
                 )
             values, labels = idx, len(edges) - 1
         release = histogram(values, labels, epsilon, delta=delta, seed=rng)
@@ -156,7 +163,7 @@ def _answer(
             return release
         intervals = [f"[{a:g}, {b:g})" for a, b in itertools.pairwise(spec)]
         return replace(release, parameters={**release.parameters, "bins": intervals})
-    x = numeric_column(series, source, allow_missing=False)
+    x = numeric_column(series, source, first_line, allow_missing=False)
     if query.kind == "sum":
         return clamped_sum(x, query.low, query.high, epsilon, delta=delta, seed=rng)
     return clamped_mean(x, query.low, query.high, epsilon, delta=delta, seed=rng)
@@ -165,7 +172,7 @@ def _answer(
 @app.command()
 @exits_on_bad_input
 def release(
-    input: Path = typer.Argument(..., help="CSV or Parquet file."),
+    input: Path = typer.Argument(..., help=f"Table file: {TABLE_FILES}."),
     query: list[str] = typer.Option(..., "--query", "-q", help=QUERY_HELP),
     epsilon: float = typer.Option(..., "--epsilon", "-e", help="Total ε for all the queries."),
     delta: float = typer.Option(
@@ -176,6 +183,8 @@ def release(
     ),
     bins: list[str] = typer.Option([], "--bins", help="Histogram bins, per column."),
     delimiter: str | None = typer.Option(None, "--delimiter", help="Field delimiter."),
+    columns: str | None = COLUMNS_OPT,
+    sheet: str | None = SHEET_OPT,
     seed: int | None = typer.Option(
         None, "--seed", help="Fixed noise seed: INSECURE, for tests and demos only."
     ),
@@ -186,14 +195,18 @@ def release(
     dlt = check_delta(delta, "--delta")
     queries = [parse_query(q) for q in query]
     bin_specs = parse_bins(bins)
-    frame = read_table(input, delimiter=delimiter)
+    names = column_names(columns)
+    frame = read_table(input, delimiter=delimiter, columns=names, sheet=sheet)
     accountant = Accountant(Budget(eps, dlt))
     share_eps, share_delta = eps / len(queries), dlt / len(queries)
     rng = secure_generator(seed)
     releases = []
     for q in queries:
         accountant.charge(share_eps, share_delta, q.label)
-        releases.append((q, _answer(q, frame, str(input), bin_specs, share_eps, share_delta, rng)))
+        answer = _answer(
+            q, frame, str(input), bin_specs, share_eps, share_delta, rng, first_data_line(names)
+        )
+        releases.append((q, answer))
     payload = {
         "input": str(input),
         "rows_read": frame.height,
@@ -292,7 +305,7 @@ def params(
 @app.command("safe-kanon")
 @exits_on_bad_input
 def safe_kanon(
-    input: Path = typer.Argument(..., help="CSV or Parquet file."),
+    input: Path = typer.Argument(..., help=f"Table file: {TABLE_FILES}."),
     output: Path = typer.Option(
         ..., "--output", "-o", help="Where to write the release (.csv or .parquet; - for stdout)."
     ),
@@ -324,6 +337,8 @@ def safe_kanon(
         None, "--selection-epsilon", help="ε₁ for choosing the levels (default ε/10)."
     ),
     delimiter: str | None = typer.Option(None, "--delimiter", help="Field delimiter."),
+    columns: str | None = COLUMNS_OPT,
+    sheet: str | None = SHEET_OPT,
     seed: int | None = typer.Option(
         None, "--seed", help="Fixed seed: INSECURE, for tests and demos only."
     ),
@@ -363,7 +378,7 @@ def safe_kanon(
     opts = {
         "input": input, "qi": qi, "hierarchy": hierarchy, "identifying": identifying,
         "insensitive": insensitive, "keep_other_columns": keep_other_columns,
-        "delimiter": delimiter,
+        "delimiter": delimiter, "columns": columns, "sheet": sheet,
     }  # fmt: skip
     table = build_table(opts, purpose=Purpose.PRIVATE_RELEASE)
     print_notes(table.warnings)

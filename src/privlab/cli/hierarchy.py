@@ -21,6 +21,13 @@ from privlab.cli.specs import (
     column_values,
     parse_sizes,
 )
+from privlab.cli.table_input import (
+    COLUMNS_OPT,
+    SHEET_OPT,
+    TABLE_FILES,
+    column_names,
+    first_data_line,
+)
 from privlab.errors import ConfigError
 from privlab.io.delimited import read_table
 from privlab.io.outputs import Output
@@ -78,7 +85,7 @@ def _spec_from_options(kind: str, given: dict[str, Any]) -> HierarchySpec:
 @exits_on_bad_input
 def hierarchy(
     kind: str = typer.Argument(..., help="interval | order | masking | date | flat"),
-    input: Path = typer.Argument(..., help="CSV or Parquet file holding the column."),
+    input: Path = typer.Argument(..., help=f"Table file holding the column: {TABLE_FILES}."),
     column: str = typer.Option(..., "--column", "-c", help="Column to build the hierarchy for."),
     output: Path = typer.Option(
         ..., "-o", "--output", help="Hierarchy file to write (ARX CSV; - for stdout)."
@@ -117,6 +124,8 @@ def hierarchy(
         "(default month,year,decade).",
     ),
     delimiter: str | None = typer.Option(None, "--delimiter", help="Field delimiter (sniffed)."),
+    columns: str | None = COLUMNS_OPT,
+    sheet: str | None = SHEET_OPT,
     missing: str | None = typer.Option(
         None, "--missing", help="Missing cells: 'error' (default) or 'category' (leaf '?')."
     ),
@@ -154,13 +163,17 @@ def hierarchy(
     if policy not in ("error", "category"):
         raise ConfigError(f"--missing {missing!r}: use 'error' or 'category'")
     guard_outputs([Output(output, "-o", stdout_ok=True)], [input], json_out=json_out)
-    frame = read_table(input, delimiter=delimiter, expected_columns=[column])
+    names = column_names(columns)
+    frame = read_table(
+        input, delimiter=delimiter, expected_columns=[column], columns=names, sheet=sheet
+    )
     cells = column_values(frame, column, source=str(input), na_values=na or ("",))
     result = spec.build(
         cells,
         column=column,
         source=str(input),
         missing_label=CLI_MISSING_LABEL if policy == "category" else None,
+        first_line=first_data_line(names),
     )
     result.to_csv(output)
     summary = _summary(result, spec, column, input, output)

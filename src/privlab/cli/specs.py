@@ -340,6 +340,7 @@ def build_hierarchies(
     missing: str | None = None,
     na_values: Sequence[str] = ("",),
     files_only: bool = False,
+    first_line: int = 2,
 ) -> dict[str, Hierarchy]:
     """``COLUMN=FILE`` and ``COLUMN=SPEC`` items into hierarchies; specs are built from ``frame``.
 
@@ -349,7 +350,8 @@ def build_hierarchies(
 
     Missing cells (null or in ``na_values``) become the leaf ``?`` when ``missing`` is
     ``"category"`` (as :class:`~privlab.table.data.MicroTable` does) and are an error
-    otherwise.  Errors name the option item, or the file, line, column and value.
+    otherwise.  Errors name the option item, or the file, line, column and value
+    (``first_line``: the line of the frame's first row, 1 for a file without a header line).
     """
     out: dict[str, Hierarchy] = {}
     for column, value in parse_pairs(option, items).items():
@@ -368,7 +370,11 @@ def build_hierarchies(
         missing_label = CLI_MISSING_LABEL if str(missing or "").lower() == "category" else None
         try:
             out[column] = spec.build(
-                cells, column=column, source=source, missing_label=missing_label
+                cells,
+                column=column,
+                source=source,
+                missing_label=missing_label,
+                first_line=first_line,
             )
         except ConfigError as exc:
             raise ConfigError(f"{option} {column}={value}: {exc}") from None

@@ -44,6 +44,13 @@ from privlab.cli.specs import (
     parse_pairs,
     parse_t_closeness,
 )
+from privlab.cli.table_input import (
+    COLUMNS_OPT,
+    SHEET_OPT,
+    TABLE_FILES,
+    column_names,
+    first_data_line,
+)
 from privlab.errors import ConfigError, InputError
 from privlab.io.atomic import atomic_paths, write_text_atomic
 from privlab.io.delimited import read_table, write_table
@@ -66,8 +73,8 @@ app = typer.Typer(
 JOB_KEYS = (
     "input", "output", "qi", "sensitive", "identifying", "insensitive", "keep_other_columns",
     "k", "l_diversity", "t_closeness", "delta_disclosure", "ke", "suppression", "metric", "gs",
-    "aggregation", "algorithm", "numeric", "relaxed", "delimiter", "missing", "na",
-    "hierarchy", "sensitive_hierarchy", "suppressed_value",
+    "aggregation", "algorithm", "numeric", "relaxed", "delimiter", "missing", "na", "columns",
+    "sheet", "hierarchy", "sensitive_hierarchy", "suppressed_value",
 )  # fmt: skip
 
 
@@ -189,7 +196,14 @@ def build_table(opts: dict[str, Any], *, purpose: Purpose = Purpose.RELEASE) -> 
     insensitive = comma_list(opts.get("insensitive"))
     expected = [*(opts.get("qi") or []), *(opts.get("sensitive") or []),
                 *(opts.get("identifying") or []), *insensitive]  # fmt: skip
-    frame = read_table(path, delimiter=opts.get("delimiter"), expected_columns=expected)
+    names = column_names(opts.get("columns"))
+    frame = read_table(
+        path,
+        delimiter=opts.get("delimiter"),
+        expected_columns=expected,
+        columns=names,
+        sheet=opts.get("sheet"),
+    )
     hier = build_hierarchies(
         "--hierarchy",
         opts.get("hierarchy") or [],
@@ -198,6 +212,7 @@ def build_table(opts: dict[str, Any], *, purpose: Purpose = Purpose.RELEASE) -> 
         missing=opts.get("missing"),
         na_values=opts.get("na") or ("",),
         files_only=purpose is Purpose.PRIVATE_RELEASE,
+        first_line=first_data_line(names),
     )
     table = MicroTable.from_data(
         frame,
@@ -212,6 +227,7 @@ def build_table(opts: dict[str, Any], *, purpose: Purpose = Purpose.RELEASE) -> 
         source=str(path),
         purpose=purpose,
         numeric=opts.get("numeric") or (),
+        first_line=first_data_line(names),
     )
     return table
 
@@ -298,7 +314,7 @@ SUPPRESSED_OPT = typer.Option(
 @app.command()
 @exits_on_bad_input
 def anonymize(
-    input: Path | None = typer.Argument(None, help="CSV or Parquet file to anonymize."),
+    input: Path | None = typer.Argument(None, help=f"Table file to anonymize: {TABLE_FILES}."),
     qi: list[str] | None = QI_OPT,
     hierarchy: list[str] | None = HIER_OPT,
     k: int | None = typer.Option(None, "-k", help="k-anonymity: smallest class size."),
@@ -358,6 +374,8 @@ def anonymize(
         "this TOML file; --job FILE repeats the run.",
     ),
     delimiter: str | None = DELIM_OPT,
+    columns: str | None = COLUMNS_OPT,
+    sheet: str | None = SHEET_OPT,
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
     json_out: bool = JSON_OPT,
@@ -498,7 +516,7 @@ def _print_summary(summary: dict[str, Any], console: Console) -> None:
 @app.command()
 @exits_on_bad_input
 def check(
-    input: Path = typer.Argument(..., help="CSV or Parquet file to check."),
+    input: Path = typer.Argument(..., help=f"Table file to check: {TABLE_FILES}."),
     qi: list[str] | None = QI_OPT,
     sensitive: list[str] | None = SENS_OPT,
     k: int | None = typer.Option(None, "-k", help="Also test k-anonymity with this k."),
@@ -506,6 +524,8 @@ def check(
     t_closeness: list[str] | None = typer.Option(None, "--t-closeness", help="Also test this."),
     suppressed_value: str = SUPPRESSED_OPT,
     delimiter: str | None = DELIM_OPT,
+    columns: str | None = COLUMNS_OPT,
+    sheet: str | None = SHEET_OPT,
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
     json_out: bool = JSON_OPT,
@@ -550,7 +570,7 @@ def check(
 @app.command()
 @exits_on_bad_input
 def risk(
-    input: Path = typer.Argument(..., help="CSV or Parquet file to analyse."),
+    input: Path = typer.Argument(..., help=f"Table file to analyse: {TABLE_FILES}."),
     qi: list[str] | None = QI_OPT,
     population: int | None = typer.Option(None, "--population", help="Population size."),
     population_table: Path | None = typer.Option(
@@ -567,6 +587,8 @@ def risk(
     ),
     suppressed_value: str = SUPPRESSED_OPT,
     delimiter: str | None = DELIM_OPT,
+    columns: str | None = COLUMNS_OPT,
+    sheet: str | None = SHEET_OPT,
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
     json_out: bool = JSON_OPT,

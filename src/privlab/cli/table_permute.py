@@ -26,6 +26,13 @@ from privlab.cli.common import (
     out_console,
     print_json,
 )
+from privlab.cli.table_input import (
+    COLUMNS_OPT,
+    SHEET_OPT,
+    TABLE_FILES,
+    column_names,
+    first_data_line,
+)
 from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import numeric_column, read_table
 from privlab.io.outputs import Output
@@ -74,10 +81,15 @@ def _load_input(
     delimiter: str | None,
     na: list[str] | None,
     numeric_sa: bool,
+    columns: str | None = None,
+    sheet: str | None = None,
 ) -> pl.DataFrame:
     """Every column of the file, the QIs typed and the SA parsed (the roles are checked by
     the library, which refuses columns without one)."""
-    frame = read_table(path, delimiter=delimiter, expected_columns=[*qi, sensitive])
+    names = column_names(columns)
+    frame = read_table(
+        path, delimiter=delimiter, expected_columns=[*qi, sensitive], columns=names, sheet=sheet
+    )
     missing = [c for c in [*qi, sensitive] if c not in frame.columns]
     if missing:
         raise InputError(f"{path}: column(s) {missing} not found; the file has {frame.columns}")
@@ -87,14 +99,14 @@ def _load_input(
         sa = frame[sensitive]
         if sa.dtype == pl.String:
             sa = _null_na(sa, na_set)
-        values = numeric_column(sa, str(path), allow_missing=False)
+        values = numeric_column(sa, str(path), first_data_line(names), allow_missing=False)
         cols.append(pl.Series(sensitive, values))
     return frame.with_columns(cols)
 
 
 @exits_on_bad_input
 def permute(
-    input: Path = typer.Argument(..., help="CSV or Parquet file to publish."),
+    input: Path = typer.Argument(..., help=f"Table file to publish: {TABLE_FILES}."),
     qi: list[str] | None = typer.Option(
         None, "--qi", help="Quasi-identifiers: a,b,c (or repeat the option)."
     ),
@@ -143,6 +155,8 @@ def permute(
     na: list[str] | None = typer.Option(
         None, "--na", help="Text that marks a missing cell (repeatable; default: empty)."
     ),
+    columns: str | None = COLUMNS_OPT,
+    sheet: str | None = SHEET_OPT,
     json_out: bool = typer.Option(False, "--json", help="Print a machine-readable summary."),
 ) -> None:
     """Publish a table by permutation: (k,e)-anonymous groups, Anatomy or a target distribution.
@@ -203,7 +217,7 @@ def permute(
     hierarchy = _read_target(target) if target is not None else None
     extra = [groups] if groups is not None and groups not in qis else []
     frame = _load_input(input, qis + extra, sensitive, delimiter=delimiter, na=na,
-                        numeric_sa=not anatomy)  # fmt: skip
+                        numeric_sa=not anatomy, columns=columns, sheet=sheet)  # fmt: skip
     roles = {
         "identifying": comma_list(identifying),
         "insensitive": comma_list(insensitive),

@@ -86,7 +86,7 @@ from privlab.dp.accountant import Budget, check_beta, check_delta, check_epsilon
 from privlab.dp.noise import bernoulli, is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InputError
 from privlab.table.anonymize import release_frame
-from privlab.table.data import MicroTable, from_polars
+from privlab.table.data import MicroTable
 
 #: δ values below this are reported as this (an upper bound; float64 underflows near 1e-308).
 DELTA_FLOOR = 1e-300
@@ -552,7 +552,7 @@ def release_sample(
     suppressed_rows = sampled[~in_release[sampled]]
     release = kept.select(columns)
     return SafeRelease(
-        data=from_polars(release, table.kind),
+        data=table.as_input_kind(release),
         levels=dict(zip(table.qi, levels, strict=True)),
         k=k,
         beta=beta,

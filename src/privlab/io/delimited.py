@@ -1,7 +1,18 @@
-"""Reading and writing delimited text and Parquet tables with polars.
+"""Reading and writing tables with polars: delimited text, Parquet, Excel workbooks.
 
-All cells of a CSV file are read as text, so that values match hierarchy files exactly
-(``"007"`` stays ``"007"``).  The delimiter is sniffed from the header line unless given.
+:func:`read_table` is the one door every table command and the Python API read through.
+Formats (by name, checked against the first bytes: :mod:`privlab.io.formats`):
+
+* CSV/TSV text (UTF-8), plain or compressed with gzip or zstd (``.csv.gz``, ``.tsv.zst``):
+  all cells are read as text, so that values match hierarchy files exactly (``"007"`` stays
+  ``"007"``).  The delimiter is sniffed from the first line (decompressed) unless given.
+* Parquet: the columns keep their types.
+* Excel ``.xlsx``: one sheet (the first unless named), every cell as text
+  (:mod:`privlab.io.excel`).
+
+The first line (row) names the columns, unless ``columns`` gives the names of a file without
+a header line.  Anything else — an SQLite database, a PDF, binary data — is refused with a
+message that says what the file is and how to get a table out of it.
 """
 
 from __future__ import annotations
@@ -10,26 +21,58 @@ import csv
 import io
 import os
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from privlab.errors import InputError
+from privlab.errors import ConfigError, InputError
 from privlab.io.atomic import atomic_path
+from privlab.io.excel import read_sheet_grid
+from privlab.io.formats import detect_format
 from privlab.io.outputs import is_stdout, stdout_binary
 
 CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
 
 
-def _first_line(path: Path) -> str:
-    with path.open("r", encoding="utf-8", newline="") as fh:
-        try:
-            return fh.readline().rstrip("\r\n")
-        except UnicodeDecodeError as exc:
-            raise InputError(
-                f"{path}: not UTF-8 text ({exc.reason}); re-encode it as UTF-8"
-            ) from exc
+def _not_utf8(path: Path, reason: str) -> InputError:
+    return InputError(f"{path}: not UTF-8 text ({reason}); re-encode it as UTF-8")
+
+
+def _first_line(path: Path, compression: str | None) -> str:
+    """The first line of a (possibly compressed) text file, decoded; reads only its start."""
+    if compression is None:
+        with path.open("r", encoding="utf-8", newline="") as fh:
+            try:
+                return fh.readline().rstrip("\r\n")
+            except UnicodeDecodeError as exc:
+                raise _not_utf8(path, exc.reason) from exc
+    # polars decompresses as it scans; NUL as the separator and no quoting: the whole line
+    try:
+        head = pl.scan_csv(
+            path, has_header=False, separator="\x00", quote_char=None, infer_schema=False,
+            n_rows=1,
+        ).collect()  # fmt: skip
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        if "utf-8" in str(exc).lower():
+            raise _not_utf8(path, str(exc)) from None
+        raise _damaged(path, compression, exc) from None
+    if head.height == 0:
+        raise InputError(f"{path}: empty once decompressed; expected a header line and data rows")
+    if head.width > 1:
+        raise InputError(
+            f"{path}: binary data once decompressed (a NUL byte on line 1), not a table; "
+            "compress a CSV/TSV text file (UTF-8)"
+        )
+    return head.item(0, 0) or ""
+
+
+def _damaged(path: Path, compression: str | None, exc: Exception) -> InputError:
+    return InputError(
+        f"{path}: cannot decompress it ({compression}: {str(exc).splitlines()[0]}); the file "
+        "is damaged or incomplete — compress the table again"
+    )
 
 
 def sniff_delimiter(line: str) -> str | None:
@@ -48,17 +91,47 @@ def _check_file(path: Path) -> None:
         raise InputError(f"{path}: the file is empty; expected a header line and data rows")
 
 
-def _check_header(path: Path, columns: list[str]) -> None:
+def _check_header(where: str, columns: Sequence[str]) -> None:
+    """Every name non-empty and unique; ``where`` places the names (``FILE, line 1``)."""
     seen: dict[str, int] = {}
     for i, name in enumerate(columns, start=1):
         if name.strip() == "":
-            raise InputError(f"{path}, line 1, column {i}: empty column name; name every column")
+            raise InputError(f"{where}, column {i}: empty column name; name every column")
         if name in seen:
             raise InputError(
-                f"{path}, line 1: duplicate column name {name!r} (columns {seen[name]} and {i}); "
+                f"{where}: duplicate column name {name!r} (columns {seen[name]} and {i}); "
                 "column names must be unique"
             )
         seen[name] = i
+
+
+def _given_names(columns: Sequence[str] | None) -> list[str] | None:
+    """``columns`` (names for a header-less file) checked; None when not given."""
+    if columns is None:
+        return None
+    names = [str(c) for c in columns]
+    if not names:
+        raise ConfigError("--columns: no names given; write --columns a,b,c")
+    try:
+        _check_header("--columns", names)
+    except InputError as exc:
+        raise ConfigError(str(exc)) from None
+    return names
+
+
+def _check_first_row(where: str, fields: Sequence[str | None], names: list[str]) -> None:
+    """A header-less file's first row must hold as many fields as ``names``, and not be a
+    header line that would be read as data."""
+    if [f or "" for f in fields] == names:
+        raise ConfigError(
+            f"{where} already names the columns {names}; drop --columns (it is for files "
+            "without a header line)"
+        )
+    if len(fields) != len(names):
+        raise InputError(
+            f"{where}: {len(fields)} fields, but --columns gives {len(names)} names {names}; "
+            "give one name per column"
+        )
 
 
 def read_table(
@@ -66,50 +139,116 @@ def read_table(
     *,
     delimiter: str | None = None,
     expected_columns: list[str] | None = None,
+    columns: Sequence[str] | None = None,
+    sheet: str | None = None,
 ) -> pl.DataFrame:
-    """Read a CSV (all columns as strings) or Parquet file into a polars DataFrame.
+    """Read a CSV/TSV (plain, ``.gz`` or ``.zst``), Parquet or Excel file into a DataFrame.
 
-    ``delimiter=None`` sniffs it from the header.  If ``expected_columns`` are given and
+    Delimited text and Excel cells are read as strings; Parquet keeps its types.
+    ``delimiter=None`` sniffs it from the first line.  If ``expected_columns`` are given and
     missing while another delimiter would have produced them, the error says so.
-    Complexity: O(file size).
+    ``columns``: the names of the columns of a file without a header line (delimited text or
+    an Excel sheet); its first line is then data.  ``sheet``: the Excel sheet to read
+    (default: the first).  Complexity: O(file size).
     """
     path = Path(path)
     _check_file(path)
-    if path.suffix.lower() in (".parquet", ".pq"):
+    fmt = detect_format(path)
+    names = _given_names(columns)
+    if sheet is not None and fmt.kind != "excel":
+        raise ConfigError(f"--sheet {sheet!r}: {path} is not an Excel workbook (.xlsx)")
+    if fmt.kind == "parquet":
+        if names is not None:
+            raise ConfigError(
+                f"--columns: {path} is a Parquet file, which names its own columns; drop --columns"
+            )
         try:
             frame = pl.read_parquet(path)
         except Exception as exc:  # polars raises several types for corrupt files
             raise InputError(f"{path}: cannot read Parquet file: {exc}") from exc
-        _check_header(path, frame.columns)
+        _check_header(str(path), frame.columns)
         return frame
-    header = _first_line(path)
-    if header.strip() == "":
-        raise InputError(f"{path}, line 1: empty header line; the first line must name the columns")
-    sniffed = sniff_delimiter(header)
+    if fmt.kind == "excel":
+        grid, name = read_sheet_grid(path, sheet)
+        where = f"{path}, sheet {name!r}"
+        frame = _named_grid(where, grid, names)
+    else:
+        frame = _read_delimited(path, fmt.compression, delimiter, expected_columns, names)
+        where = str(path)
+    if frame.height == 0:
+        raise InputError(f"{where}: the file has a header but no data rows")
+    return frame
+
+
+def _named_grid(where: str, grid: pl.DataFrame, names: list[str] | None) -> pl.DataFrame:
+    """A sheet's grid of cells with its columns named by its first row, or by ``names``."""
+    if grid.height == 0:
+        raise InputError(f"{where}: the sheet is empty; expected a header row and data rows")
+    first = list(grid.row(0))
+    if names is not None:
+        _check_first_row(f"{where}, row 1", first, names)
+        return grid.rename(dict(zip(grid.columns, names, strict=True)))
+    # columns without a name and without data (spacers between blocks) carry nothing
+    body = grid.slice(1)
+    keep = [
+        i
+        for i, c in enumerate(grid.columns)
+        if first[i] is not None or body[c].null_count() < body.height
+    ]
+    header = [first[i] or "" for i in keep]
+    _check_header(f"{where}, row 1", header)
+    return body.select([grid.columns[i] for i in keep]).rename(
+        dict(zip([grid.columns[i] for i in keep], header, strict=True))
+    )
+
+
+def _read_delimited(
+    path: Path,
+    compression: str | None,
+    delimiter: str | None,
+    expected_columns: list[str] | None,
+    names: list[str] | None,
+) -> pl.DataFrame:
+    first = _first_line(path, compression)
+    if first.strip() == "":
+        raise InputError(
+            f"{path}, line 1: empty header line; the first line must name the columns"
+            if names is None
+            else f"{path}, line 1: empty line; the first line of a file read with --columns "
+            "must be data"
+        )
+    sniffed = sniff_delimiter(first)
     delim = delimiter or sniffed or ","
-    columns = next(csv.reader([header], delimiter=delim))
-    if expected_columns:
-        missing = [c for c in expected_columns if c not in columns]
-        if missing and sniffed and sniffed != delim:
-            alt = next(csv.reader([header], delimiter=sniffed))
-            if all(c in alt for c in expected_columns):
-                raise InputError(
-                    f"{path}, line 1: columns {missing} not found with delimiter {delim!r}; "
-                    f"the file looks {sniffed!r}-separated — pass --delimiter {sniffed!r}"
-                )
-    _check_header(path, columns)
+    fields = next(csv.reader([first], delimiter=delim))
+    if names is not None:
+        _check_first_row(f"{path}, line 1", fields, names)
+    else:
+        if expected_columns:
+            missing = [c for c in expected_columns if c not in fields]
+            if missing and sniffed and sniffed != delim:
+                alt = next(csv.reader([first], delimiter=sniffed))
+                if all(c in alt for c in expected_columns):
+                    raise InputError(
+                        f"{path}, line 1: columns {missing} not found with delimiter {delim!r}; "
+                        f"the file looks {sniffed!r}-separated — pass --delimiter {sniffed!r}"
+                    )
+        _check_header(f"{path}, line 1", fields)
     try:
-        frame = pl.read_csv(
+        return pl.read_csv(
             path,
             separator=delim,
             infer_schema=False,
-            has_header=True,
+            has_header=names is None,
+            new_columns=names,
         )
-    except pl.exceptions.ComputeError as exc:
+    except pl.exceptions.PolarsError as exc:
+        if "utf-8" in str(exc).lower():
+            raise _not_utf8(path, str(exc).splitlines()[0]) from None
         raise InputError(f"{path}: malformed CSV with delimiter {delim!r}: {exc}") from exc
-    if frame.height == 0:
-        raise InputError(f"{path}: the file has a header but no data rows")
-    return frame
+    except OSError as exc:  # polars reports a damaged compressed stream so
+        if compression is None:
+            raise
+        raise _damaged(path, compression, exc) from None
 
 
 def numeric_column(

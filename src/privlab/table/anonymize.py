@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from privlab.errors import ConfigError
-from privlab.table.data import MicroTable, MissingPolicy, from_polars
+from privlab.table.data import MicroTable, MissingPolicy
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.metrics import Metric
 from privlab.table.models import KAnonymity, PrivacyModel
@@ -179,4 +179,4 @@ def anonymize_table(
     mask = suppressed_mask(problem, result.node)
     frame = release_frame(table, problem.lattice.levels[result.node], mask, suppressed_value)
     rows = np.flatnonzero(suppressed_records(frame, table.qi, suppressed_value))
-    return Release(from_polars(frame, table.kind), result, rows, table.notes())
+    return Release(table.as_input_kind(frame), result, rows, table.notes())

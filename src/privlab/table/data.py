@@ -69,8 +69,28 @@ class MissingPolicy(StrEnum):
 DEFAULT_NA_VALUES: tuple[str, ...] = ("",)
 
 
-def to_polars(data: Any) -> tuple[pl.DataFrame, str]:
-    """Return ``(frame, kind)`` where kind is 'polars', 'pandas' or 'path'; all cells as text."""
+PANDAS_EXTRA = "pip install 'privlab[pandas]'"
+
+
+def _require_pyarrow(action: str) -> None:
+    """pandas ↔ polars conversion goes through pyarrow (polars needs it for pandas' string,
+    nullable and categorical columns, and always for ``to_pandas``)."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise ConfigError(
+            f"{action} needs the pyarrow package, which is not installed; install privlab's "
+            f"pandas extra: {PANDAS_EXTRA}"
+        ) from None
+
+
+def to_polars(data: Any, *, text: bool = True) -> tuple[pl.DataFrame, str]:
+    """Return ``(frame, kind)`` where kind is 'polars', 'pandas' or 'path'.
+
+    ``text=True`` casts every cell to text (what the attacks and risk measures compare);
+    ``text=False`` keeps a data frame's column types.  A path is read by
+    :func:`~privlab.io.delimited.read_table`.
+    """
     if isinstance(data, pl.DataFrame):
         frame, kind = data, "polars"
     elif isinstance(data, (str, os.PathLike)):
@@ -85,6 +105,7 @@ def to_polars(data: Any) -> tuple[pl.DataFrame, str]:
             if len(set(names)) != len(names):
                 dup = sorted({n for n in names if names.count(n) > 1})
                 raise InputError(f"data frame: duplicate column names {dup}; make them unique")
+            _require_pyarrow("reading a pandas DataFrame")
             frame, kind = pl.from_pandas(data.rename(columns=str)), "pandas"
         else:
             raise InputError(
@@ -92,14 +113,33 @@ def to_polars(data: Any) -> tuple[pl.DataFrame, str]:
             )
     if frame.height == 0:
         raise InputError("the table has no rows")
-    return frame.with_columns(pl.all().cast(pl.String)), kind
+    return (frame.with_columns(pl.all().cast(pl.String)) if text else frame), kind
 
 
-def from_polars(frame: pl.DataFrame, kind: str) -> Any:
-    """Convert back to the caller's kind of frame."""
-    if kind == "pandas":
-        return frame.to_pandas()
-    return frame
+def from_polars(
+    frame: pl.DataFrame, kind: str, pandas_dtypes: Mapping[str, Any] | None = None
+) -> Any:
+    """Convert back to the caller's kind of frame.
+
+    ``pandas_dtypes``: the input's pandas dtype of columns released unchanged, restored where
+    the round trip through polars changed it (``Int64`` with missing values comes back as
+    ``float64``, ``object`` text as ``str``, ``boolean`` as ``object``, a categorical with its
+    categories in another order).
+    """
+    if kind != "pandas":
+        return frame
+    _require_pyarrow("returning a pandas DataFrame")
+    import pandas as pd
+
+    out = frame.to_pandas()
+    for column, dtype in (pandas_dtypes or {}).items():
+        if column not in out.columns:
+            continue
+        if isinstance(dtype, pd.CategoricalDtype):  # astype keeps an "equal" category order
+            out[column] = pd.Categorical(out[column], dtype=dtype)
+        elif out[column].dtype != dtype:
+            out[column] = out[column].astype(dtype)
+    return out
 
 
 @dataclass
@@ -110,6 +150,10 @@ class MicroTable:
     ``hierarchies[qi[j]]``; ``sa_codes[name]`` codes into ``sa_values[name]``.
     Error messages place a cell by its line as in a CSV file with a header: row ``i`` of the
     table (file or data frame) is line ``first_line + i``.
+
+    ``frame`` keeps the input's column types (a file's cells are text); the codes are computed
+    from the text of each cell.  ``pandas_dtypes`` (pandas input) records the dtypes of the
+    columns a release returns unchanged, see :meth:`as_input_kind`.
     """
 
     frame: pl.DataFrame
@@ -127,6 +171,7 @@ class MicroTable:
     automatic_hierarchies: dict[str, str] = field(default_factory=dict)
     #: Warnings about the role declaration (identifier-like columns kept), for the caller.
     warnings: list[str] = field(default_factory=list)
+    pandas_dtypes: dict[str, Any] = field(default_factory=dict)
 
     @property
     def n_rows(self) -> int:
@@ -171,6 +216,7 @@ class MicroTable:
         source: str | None = None,
         purpose: Purpose | str = Purpose.RELEASE,
         numeric: Sequence[str] = (),
+        first_line: int = 2,
     ) -> MicroTable:
         """Validate roles and encode ``data`` (a polars/pandas DataFrame or a CSV/Parquet path).
 
@@ -186,7 +232,8 @@ class MicroTable:
         numbers (recorded in :attr:`automatic_hierarchies`) and is an error otherwise; for a
         private release it is always an error; when assessing, it is taken at its own level.
         ``numeric``: QIs an algorithm splits as numbers (Mondrian), which need no hierarchy.
-        ``source`` names the data in error messages (default: the path, or ``<data frame>``).
+        ``source`` names the data in error messages (default: the path, or ``<data frame>``);
+        ``first_line`` is the line of its first row there (1 for a file without a header line).
         Complexity: O(rows × columns).
         """
         try:
@@ -199,7 +246,7 @@ class MicroTable:
             expected = [*quasi_identifiers, *sensitive, *identifying, *insensitive]
             frame, kind, source = read_table(data, expected_columns=expected), "path", str(data)
         else:
-            (frame, kind), source = to_polars(data), source or "<data frame>"
+            (frame, kind), source = to_polars(data, text=False), source or "<data frame>"
         try:
             policy = MissingPolicy(missing)
         except ValueError:
@@ -226,10 +273,11 @@ class MicroTable:
                 f"hierarchy given for {unknown}, which are not quasi-identifiers {qi}; "
                 "add them with --qi or drop the hierarchy"
             )
-        first_line = cls.first_line
+        typed = frame
         frame = _apply_missing(
             frame, qi + list(sensitive), policy, na_values, missing_label, source, first_line
         )
+        text = {c: _as_text(frame, c, source) for c in qi + list(sensitive)}
         hier: dict[str, Hierarchy] = {}
         automatic: dict[str, str] = {}
         codes = np.empty((frame.height, len(qi)), dtype=np.int32)
@@ -240,28 +288,39 @@ class MicroTable:
                 h = FLAT
             if h is None:
                 h, automatic[col] = _automatic_hierarchy(
-                    frame[col], col, purpose, source, label, first_line
+                    text[col], col, purpose, source, label, first_line
                 )
             elif isinstance(h, str) and h.strip().lower() == FLAT:
                 h = Hierarchy.flat(
-                    frame[col].unique(maintain_order=True).to_list(), source=f"<flat {col}>"
+                    text[col].unique(maintain_order=True).to_list(), source=f"<flat {col}>"
                 )
             elif not isinstance(h, Hierarchy):
                 h = Hierarchy.from_csv(h)
             hier[col] = h
             try:
-                codes[:, j] = h.encode(frame[col], column=col, first_line=first_line)
+                codes[:, j] = h.encode(text[col], column=col, first_line=first_line)
             except InputError as exc:
                 raise InputError(f"{source}, {exc}") from None
         sa_codes, sa_values = {}, {}
         for col in sensitive:
-            values = frame[col].unique().sort()
+            values = text[col].unique().sort()
             sa_codes[col] = (
-                frame[col]
+                text[col]
                 .replace_strict(values, pl.int_range(values.len(), dtype=pl.Int32, eager=True))
                 .to_numpy()
             )
             sa_values[col] = values.to_numpy().astype(str)
+        # pandas: dtypes of the columns a release returns as they came (not the QIs, which
+        # become labels, nor columns the missing-value policy rewrote)
+        pandas_dtypes = (
+            {
+                name: dtype
+                for name, dtype in zip(frame.columns, data.dtypes, strict=True)
+                if name not in qi and frame.schema[name] == typed.schema[name]
+            }
+            if kind == "pandas"
+            else {}
+        )
         return cls(
             frame=frame,
             kind=kind,
@@ -275,14 +334,23 @@ class MicroTable:
             source=source,
             automatic_hierarchies=automatic,
             warnings=list(roles.warnings),
+            first_line=first_line,
+            pandas_dtypes=pandas_dtypes,
         )
+
+    def as_input_kind(self, frame: pl.DataFrame) -> Any:
+        """A release ``frame`` built from this table as the caller's kind of frame (polars or
+        pandas); for pandas, unchanged columns get back their input dtypes."""
+        return from_polars(frame, self.kind, self.pandas_dtypes)
 
     def numeric_values(self, column: str) -> np.ndarray:
         """The column parsed as float64; raises naming the first non-numeric cell.
 
         ``nan`` and ``inf`` are refused too: they have no place in an ordered range.
         """
-        return numeric_column(self.frame[column], self.source, self.first_line)
+        return numeric_column(
+            _as_text(self.frame, column, self.source), self.source, self.first_line
+        )
 
 
 #: The builders a quasi-identifier's hierarchy can come from, for error messages.
@@ -334,7 +402,7 @@ def _apply_missing(
     na = list(na_values)
     updates = []
     for col in columns:
-        is_missing = frame[col].is_null() | frame[col].is_in(na)
+        is_missing = frame[col].is_null() | _as_text(frame, col, source).is_in(na)
         n = int(is_missing.sum())
         if n == 0:
             continue
@@ -346,12 +414,23 @@ def _apply_missing(
                 f"as the value {label!r} (its hierarchy then needs a row for {label!r})"
             )
         updates.append(
-            pl.when(pl.col(col).is_null() | pl.col(col).is_in(na))
+            pl.when(is_missing)
             .then(pl.lit(label))
-            .otherwise(pl.col(col))
+            .otherwise(pl.col(col).cast(pl.String))
             .alias(col)
         )
     return frame.with_columns(updates) if updates else frame
+
+
+def _as_text(frame: pl.DataFrame, column: str, source: str) -> pl.Series:
+    """The column's cells as text (a no-op for text columns)."""
+    try:
+        return frame[column].cast(pl.String)
+    except pl.exceptions.PolarsError:
+        raise InputError(
+            f"{source}, column {column!r}: its type {frame[column].dtype} has no text form; "
+            "convert it to text or numbers first"
+        ) from None
 
 
 def load_hierarchies(spec: Mapping[str, str | os.PathLike[str]]) -> dict[str, Hierarchy]:

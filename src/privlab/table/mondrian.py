@@ -68,7 +68,7 @@ import numpy as np
 import polars as pl
 
 from privlab.errors import ConfigError, InfeasibleError, InputError
-from privlab.table.data import MicroTable, from_polars
+from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.models import (
     DistinctLDiversity,
@@ -674,7 +674,7 @@ def mondrian(
     frame = table.frame.select(keep).with_columns(columns)
 
     return MondrianResult(
-        release=from_polars(frame, table.kind),
+        release=table.as_input_kind(frame),
         strict=bool(strict),
         qi=list(table.qi),
         numeric=num,
