@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from privlab.errors import ConfigError, InputError
-from privlab.io.delimited import numeric_column, read_table
+from privlab.io.delimited import bad_rows, numeric_column, read_table
 from privlab.table.hierarchy import Hierarchy
 
 
@@ -83,7 +83,9 @@ class MicroTable:
     Build it with :meth:`from_data`.  ``qi_codes[:, j]`` holds leaf indices into
     ``hierarchies[qi[j]]``; ``sa_codes[name]`` codes into ``sa_values[name]``.
     Error messages place a cell by its line as in a CSV file with a header: row ``i`` of the
-    table (file or data frame) is line ``first_line + i``.
+    table (file or data frame) is line ``first_line + i``; ``first_line=None`` names no line
+    (the rows of a table released with differential privacy are private).  They never show
+    a cell's value.
     """
 
     frame: pl.DataFrame
@@ -96,7 +98,7 @@ class MicroTable:
     sa_codes: dict[str, np.ndarray] = field(default_factory=dict)
     sa_values: dict[str, np.ndarray] = field(default_factory=dict)
     source: str = "<data frame>"
-    first_line: int = 2
+    first_line: int | None = 2
 
     @property
     def n_rows(self) -> int:
@@ -129,11 +131,13 @@ class MicroTable:
         na_values: Sequence[str] = DEFAULT_NA_VALUES,
         missing_label: str = "?",
         source: str | None = None,
+        first_line: int | None = 2,
     ) -> MicroTable:
         """Validate roles and encode ``data`` (a polars/pandas DataFrame or a CSV/Parquet path).
 
         QIs without a hierarchy get a flat one (value → ``*``), i.e. suppression only.
-        ``source`` names the data in error messages (default: the path, or ``<data frame>``).
+        ``source`` names the data in error messages (default: the path, or ``<data frame>``);
+        ``first_line`` is the line of row 0 there (None: name no line, for DP releases).
         Complexity: O(rows × columns).
         """
         if isinstance(data, (str, os.PathLike)):
@@ -156,7 +160,6 @@ class MicroTable:
                 f"hierarchy given for {unknown}, which are not quasi-identifiers {qi}; "
                 "add them with --qi or drop the hierarchy"
             )
-        first_line = cls.first_line
         frame = _apply_missing(
             frame, qi + list(sensitive), policy, na_values, missing_label, source, first_line
         )
@@ -195,10 +198,11 @@ class MicroTable:
             sa_codes=sa_codes,
             sa_values=sa_values,
             source=source,
+            first_line=first_line,
         )
 
     def numeric_values(self, column: str) -> np.ndarray:
-        """The column parsed as float64; raises naming the first non-numeric cell.
+        """The column parsed as float64; raises counting (and locating) non-numeric cells.
 
         ``nan`` and ``inf`` are refused too: they have no place in an ordered range.
         """
@@ -232,21 +236,19 @@ def _apply_missing(
     na_values: Sequence[str],
     label: str,
     source: str,
-    first_line: int,
+    first_line: int | None,
 ) -> pl.DataFrame:
     na = list(na_values)
     updates = []
     for col in columns:
         is_missing = frame[col].is_null() | frame[col].is_in(na)
-        n = int(is_missing.sum())
-        if n == 0:
+        if not is_missing.any():
             continue
         if policy is MissingPolicy.ERROR:
-            i = int(is_missing.arg_max())
             raise InputError(
-                f"{source}, line {first_line + i}, column {col!r}: missing value ({n} missing "
-                f"cells in this column); fill them, or use --missing category to treat missing "
-                f"as the value {label!r} (its hierarchy then needs a row for {label!r})"
+                f"{source}, column {col!r}: {bad_rows(is_missing, first_line)} with a missing "
+                f"value; fill them, or use --missing category to treat missing as the value "
+                f"{label!r} (its hierarchy then needs a row for {label!r})"
             )
         updates.append(
             pl.when(pl.col(col).is_null() | pl.col(col).is_in(na))
