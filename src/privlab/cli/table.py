@@ -98,9 +98,12 @@ def _merge(cli: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def build_table(opts: dict[str, Any], *, files_only: bool = False) -> MicroTable:
+def build_table(
+    opts: dict[str, Any], *, files_only: bool = False, name_lines: bool = True
+) -> MicroTable:
     """The encoded table described by CLI/job options (``files_only``: hierarchies from
-    files only, see :func:`~privlab.cli.specs.build_hierarchies`)."""
+    files only, see :func:`~privlab.cli.specs.build_hierarchies`; ``name_lines=False``: error
+    messages name no line, as a DP release requires)."""
     if not opts.get("input"):
         raise ConfigError("no input file; give INPUT or 'input' in the job file")
     if not opts.get("qi"):
@@ -126,6 +129,7 @@ def build_table(opts: dict[str, Any], *, files_only: bool = False) -> MicroTable
         missing=opts.get("missing") or "error",
         na_values=opts.get("na") or ("",),
         source=str(path),
+        first_line=2 if name_lines else None,
     )
     return table
 
