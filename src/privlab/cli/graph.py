@@ -205,7 +205,8 @@ def anonymize(
         if read.report.warnings() and not non_private_diagnostics:
             err_console.print(
                 f"[yellow]note:[/] {input}: self-loops or repeated edges were removed before "
-                "the release; how many is not private (--non-private-diagnostics shows it)"
+                "the release; how many is an exact figure of the input, which "
+                "--non-private-diagnostics shows"
             )
     else:
         read = read_input(input, directed=directed)
