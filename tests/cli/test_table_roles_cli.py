@@ -236,7 +236,7 @@ def test_order_values_must_cover_the_column(people):
     result = anonymize(path, out, "--qi", "severity", "--sensitive", "salary",
                        "--hierarchy", "severity=order:values=low/medium/high",
                        "--identifying", "name", "--insensitive", "sex")  # fmt: skip
-    assert_refused(result, out, "is not in the given order")
+    assert_refused(result, out, "not in the given order")
 
 
 # ---------------------------------------------------------------------------- assessment

@@ -400,7 +400,11 @@ def test_safe_release_accounts_for_every_row_and_is_k_anonymous(census):
     assert r.guarantee == achieved(eps, beta, k)
     d = r.to_dict()
     assert d["epsilon"] == eps and d["delta"] == r.guarantee.delta and d["k"] == k
-    assert d["rows"] == 4000 and d["insecure_seed"] is True and d["levels"] == LEVELS
+    assert d["insecure_seed"] is True and d["levels"] == LEVELS
+    assert d["released"] == r.data.height and "rows" not in d and "suppressed" not in d
+    exact = r.to_dict(non_private_diagnostics=True)["non_private_diagnostics"]
+    assert exact["rows"] == 4000 and exact["suppressed"] == r.suppressed
+    assert exact["warning"].startswith("NOT differentially private")
 
 
 def test_safe_release_is_reproducible_with_a_seed_and_flags_it(census):

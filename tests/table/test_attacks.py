@@ -108,7 +108,7 @@ def test_linkage_truth_and_errors():
     assert res.true_in_candidates.tolist() == [True, False]
     with pytest.raises(InputError, match="'zip'"):
         linkage_attack(ext.drop("zip"), table_31(), ["zip", "age"])
-    with pytest.raises(InputError, match="99999"):
+    with pytest.raises(InputError, match="external: column 'zip': 1 row with a value that is not"):
         linkage_attack(
             pl.DataFrame({"zip": ["99999"], "age": ["28"]}),
             table_31(),

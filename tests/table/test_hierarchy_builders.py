@@ -92,22 +92,22 @@ def test_interval_accepts_series_and_arrays():
 
 
 @pytest.mark.parametrize("bad", ["abc", "nan", "1_000", " 7"])
-def test_interval_non_numeric_value_names_line_and_value(bad):
+def test_interval_non_numeric_value_names_line_not_value(bad):
     values = ["20", "30", bad, "40"]
     with pytest.raises(InputError) as err:
         interval_hierarchy(values, width=5, column="age", source="data.csv")
     msg = str(err.value)
     assert "data.csv, line 4, column 'age'" in msg
-    assert repr(bad) in msg and "not a number" in msg
+    assert repr(bad) not in msg and "not a finite number (1 distinct such value" in msg
 
 
 def test_interval_infinite_value_is_rejected():
-    with pytest.raises(InputError, match=r"line 3.*'inf' is not a finite number"):
+    with pytest.raises(InputError, match=r"line 3.*: not a finite number"):
         interval_hierarchy(["1", "inf"], width=5, first_line=2)
 
 
 def test_interval_first_line_offset_counts_first_occurrence():
-    with pytest.raises(InputError, match=r"line 11, column 'x': value 'b'"):
+    with pytest.raises(InputError, match=r"line 11, column 'x': not a finite number \(1 "):
         interval_hierarchy(["1", "b", "b"], width=1, column="x", first_line=10)
 
 
@@ -180,7 +180,7 @@ def test_order_given_order():
 
 
 def test_order_value_missing_from_order_names_line():
-    with pytest.raises(InputError, match=r"line 3, column 'edu': value 'phd' is not in"):
+    with pytest.raises(InputError, match=r"line 3, column 'edu': a value not in the given order"):
         order_hierarchy(["bsc", "phd"], group_size=2, order=["bsc", "msc"], column="edu")
 
 
@@ -249,9 +249,10 @@ def test_date_weeks_nest_in_years_and_other_format():
     assert r["06.01.2020"] == ["2020-W01", "2020", "*"]
 
 
-def test_date_unparsable_value_names_line():
-    with pytest.raises(InputError, match=r"data.csv, line 3, column 'd': value '2020-13-01'"):
+def test_date_unparsable_value_names_line_not_value():
+    with pytest.raises(InputError, match=r"data.csv, line 3, column 'd': not a date") as err:
         date_hierarchy(["2020-01-01", "2020-13-01"], column="d", source="data.csv")
+    assert "2020-13-01" not in str(err.value)
 
 
 @pytest.mark.parametrize(

@@ -231,9 +231,9 @@ def test_infeasible_and_bad_parameters_say_why():
         ke_partition([1, 2], 1, -1)
     with pytest.raises(ConfigError, match="unknown partition method"):
         ke_partition([1, 2], 1, 0, method="greedy")
-    with pytest.raises(InputError, match="row 2: the sensitive value is missing"):
+    with pytest.raises(InputError, match=r"1 row \(first at row 2\) missing \(None/NaN\)"):
         ke_partition([1.0, 2.0, None, 4.0], 2, 0)
-    with pytest.raises(InputError, match=r"row 1: .*not finite"):
+    with pytest.raises(InputError, match=r"first at row 1\) .*not finite"):
         ke_partition([1.0, np.inf], 1, 0)
     with pytest.raises(InputError, match="numeric"):
         ke_partition(["a", "b"], 1, 0)

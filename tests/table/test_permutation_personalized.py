@@ -45,7 +45,7 @@ def test_requirement_nodes_heights_and_subdomains():
     assert [H8.subdomain(int(r)) for r in req] == [(1, 1), (3, 4), (1, 8)]
     with pytest.raises(InputError, match=r"requirements\[0\] = 4: height must be in 0..3"):
         requirement_nodes([1], [4], H8)
-    with pytest.raises(InputError, match="does not contain the tuple's value"):
+    with pytest.raises(InputError, match="does not contain that row's value"):
         requirement_nodes([1], [(5, 8)], H8)
     with pytest.raises(InputError, match="one per value"):
         requirement_nodes([1, 2], [0], H8)

@@ -5,7 +5,9 @@
 ``release`` answers several queries on one budget: ε (and δ) are split evenly between the
 queries (sequential composition) and every query is charged to an enforcing accountant
 before it runs.  Bins of histograms and bounds of sums must be given on the command line:
-they must not be read from the data.
+they must not be read from the data.  Outputs carry no exact statistic of the input (such
+as its number of rows) unless ``--non-private-diagnostics`` asks for them, marked as not
+private; error messages name columns and counts, never a row or a cell's value.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from privlab.cli.common import (
     print_json,
     summary_console,
 )
+from privlab.cli.diagnostics import NonPrivateDiagnostics, attach, print_section
 from privlab.cli.table_input import (
     COLUMNS_OPT,
     SHEET_OPT,
@@ -37,7 +40,7 @@ from privlab.cli.table_input import (
 )
 from privlab.dp.accountant import Accountant, Budget, check_delta, check_epsilon
 from privlab.dp.mechanisms import Release
-from privlab.dp.noise import secure_generator
+from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.dp.queries import clamped_mean, clamped_sum, count, histogram
 from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import numeric_column, read_table
@@ -143,27 +146,28 @@ def _answer(
                 "from the data would leak which values occur"
             )
         spec = bins[query.column]
+        where = f"{source}, column {query.column!r}"
         if isinstance(spec, list):
             values = series.cast(str).fill_null("").to_numpy()
             labels = spec
         else:
-            x = numeric_column(series, source, first_line, allow_missing=False)
+            x = numeric_column(series, source, None, allow_missing=False)
             edges = spec
             idx = np.floor((x - edges[0]) / (edges[1] - edges[0])).astype(np.int64)
             outside = (x < edges[0]) | (x >= edges[-1])
             if outside.any():
-                i = int(np.argmax(outside))
                 raise InputError(
-                    f"{source}, line {first_line + i}, column {query.column!r}: {x[i]:g} is "
-                    f"outside the bins [{edges[0]:g}, {edges[-1]:g}); widen --bins"
+                    f"{where}: {int(outside.sum())} value(s) outside the bins "
+                    f"[{edges[0]:g}, {edges[-1]:g}); widen --bins (from the column's public "
+                    "domain, not from the data)"
                 )
             values, labels = idx, len(edges) - 1
-        release = histogram(values, labels, epsilon, delta=delta, seed=rng)
+        release = histogram(values, labels, epsilon, delta=delta, seed=rng, name=where)
         if isinstance(spec, list):
             return release
         intervals = [f"[{a:g}, {b:g})" for a, b in itertools.pairwise(spec)]
         return replace(release, parameters={**release.parameters, "bins": intervals})
-    x = numeric_column(series, source, first_line, allow_missing=False)
+    x = numeric_column(series, source, None, allow_missing=False)
     if query.kind == "sum":
         return clamped_sum(x, query.low, query.high, epsilon, delta=delta, seed=rng)
     return clamped_mean(x, query.low, query.high, epsilon, delta=delta, seed=rng)
@@ -189,6 +193,7 @@ def release(
         None, "--seed", help="Fixed noise seed: INSECURE, for tests and demos only."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the releases as JSON."),
+    non_private_diagnostics: NonPrivateDiagnostics = False,
 ) -> None:
     """Answer queries with differential privacy on one (ε, δ) budget split evenly."""
     eps = check_epsilon(epsilon, "--epsilon")
@@ -209,11 +214,11 @@ def release(
         releases.append((q, answer))
     payload = {
         "input": str(input),
-        "rows_read": frame.height,
         "budget": accountant.to_dict(),
-        "insecure_seed": seed is not None,
+        "insecure_seed": is_insecure_seed(rng),
         "releases": [{"query": q.label, **r.to_dict()} for q, r in releases],
     }
+    attach(payload, {"rows_read": frame.height}, non_private_diagnostics)
     if json_out:
         print_json(payload)
         return
@@ -230,6 +235,7 @@ def release(
         mechanism = r.parameters.get("mechanism", r.mechanism)
         grid.add_row(q.label, str(value), f"{r.epsilon:g}", f"{r.delta:g}", mechanism)
     out_console.print(grid)
+    print_section(payload)
     if seed is not None:
         note("--seed given: the noise is reproducible, hence NOT private.", "warning")
 
@@ -343,6 +349,7 @@ def safe_kanon(
         None, "--seed", help="Fixed seed: INSECURE, for tests and demos only."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    non_private_diagnostics: NonPrivateDiagnostics = False,
 ) -> None:
     """Sample, k-anonymize safely, release with an (ε, δ) guarantee (Li, Qardaji & Su).
 
@@ -380,7 +387,7 @@ def safe_kanon(
         "insensitive": insensitive, "keep_other_columns": keep_other_columns,
         "delimiter": delimiter, "columns": columns, "sheet": sheet,
     }  # fmt: skip
-    table = build_table(opts, purpose=Purpose.PRIVATE_RELEASE)
+    table = build_table(opts, purpose=Purpose.PRIVATE_RELEASE, name_lines=False)
     print_notes(table.warnings)
     rng = secure_generator(seed)
     if levels is None:
@@ -391,16 +398,19 @@ def safe_kanon(
         result = safe_k_anonymize(
             table, _parse_levels(levels, table.qi), k=kk, beta=b, epsilon=eps, rng=rng
         )
-    summary = {**result.to_dict(), "insecure_seed": seed is not None, "output": str(output)}
+    summary = {
+        **result.to_dict(non_private_diagnostics=non_private_diagnostics),
+        "output": str(output),
+    }
     write_table(result.data, output)
     if json_out:
         print_json(summary)
         return
     grid = Table(title=f"{input} → {output}", show_header=False)
-    for key in ("epsilon", "delta", "beta", "k", "levels", "rows", "not_sampled", "suppressed",
-                "released", "classes"):  # fmt: skip
+    for key in ("epsilon", "delta", "beta", "k", "levels", "released", "classes"):
         grid.add_row(key, str(summary[key]))
     summary_console(output).print(grid)
+    print_section(summary)
     if seed is not None:
         note("--seed given: the sample is reproducible, hence NOT private.", "warning")
 

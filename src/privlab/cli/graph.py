@@ -21,9 +21,11 @@ from privlab.cli.common import (
     err_console,
     exits_on_bad_input,
     guard_outputs,
+    note,
     print_json,
     summary_console,
 )
+from privlab.cli.diagnostics import NonPrivateDiagnostics, attach, print_section
 from privlab.cli.graph_attack import (
     attack_app,
     check_pair_output,
@@ -98,6 +100,10 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
     "dp-dk2": (_dp_dk2, "ε-edge-DP synthetic graph from a noisy dK-2 series (--epsilon, "
                "--max-degree, optional --threshold)"),
 }
+
+#: Schemes whose release is differentially private: their output states no exact figure of
+#: the input graph unless --non-private-diagnostics asks for it.
+DP_SCHEMES = frozenset({"dp-dk2"})
 
 FOREIGN = {
     "fraction": "--fraction", "k": "--k", "epsilon": "--epsilon", "max_degree": "--max-degree",
@@ -188,12 +194,19 @@ def anonymize(
     ),
     directed: bool = typer.Option(False, "--directed", help="Read the edges as directed."),
     json_out: JsonOut = False,
+    non_private_diagnostics: NonPrivateDiagnostics = False,
 ) -> None:
     """Anonymize a graph with one scheme and write the release (and the mapping)."""
-    from privlab.dp.noise import secure_generator
+    from privlab.dp.noise import is_insecure_seed, secure_generator
     from privlab.graph.anonymize.naive import naive_anonymize
 
     name, run = _resolve_scheme(scheme)
+    private = name in DP_SCHEMES
+    if non_private_diagnostics and not private:
+        raise ConfigError(
+            f"--non-private-diagnostics goes with a differentially private scheme "
+            f"({', '.join(sorted(DP_SCHEMES))}); {name} prints its exact figures anyway"
+        )
     opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold)
     if mapping is not None and keep_ids:
         raise ConfigError("--mapping is the relabelling's secret; it cannot go with --keep-ids")
@@ -207,9 +220,17 @@ def anonymize(
         [input],
         json_out=json_out,
     )
-    read = read_input(input, directed=directed)
+    if private:  # the reader's notes count removed lines: exact figures of the input
+        read = read_graph(input, directed=directed)
+        if read.report.warnings() and not non_private_diagnostics:
+            note(
+                f"{input}: self-loops or repeated edges were removed before the release; how "
+                "many is an exact figure of the input, which --non-private-diagnostics shows"
+            )
+    else:
+        read = read_input(input, directed=directed)
     rng = secure_generator(seed)
-    with err_console.status(f"{name}: anonymizing {read.graph!r} …", spinner="dots"):
+    with err_console.status(f"{name}: anonymizing {input} …", spinner="dots"):
         released, summary = run(read.graph, opts, rng)
     original_labels = read.graph.labels
     if keep_ids:
@@ -218,18 +239,19 @@ def anonymize(
     else:
         naive = naive_anonymize(released, seed=rng)
         final, secret = naive.graph, naive.mapping
+    exact = {"edges_before": read.graph.n_edges, "read": read.report.to_dict()}
     summary = {
         "input": str(input),
         "scheme": name,
         "nodes": final.n_nodes,
-        "edges_before": read.graph.n_edges,
         "edges_after": final.n_edges,
         "relabelled": not keep_ids,
-        "insecure_seed": seed is not None,
-        "read": read.report.to_dict(),
+        "insecure_seed": is_insecure_seed(rng),
+        **({} if private else exact),
         "details": summary,
         "output": str(output),
     }
+    attach(summary, exact, private and non_private_diagnostics)
     released_graph = final if keep_ids else Graph(final.indptr, final.indices, final.directed)
     header = f"privlab graph anonymize --scheme {name}"
     if mapping is None or secret is None:
@@ -250,8 +272,11 @@ def anonymize(
         return
     grid = Table(title=f"{input} → {output} ({name})", show_header=False)
     for key in ("nodes", "edges_before", "edges_after", "relabelled"):
-        grid.add_row(key, str(summary[key]))
-    summary_console(output).print(grid)
+        if key in summary:
+            grid.add_row(key, str(summary[key]))
+    console = summary_console(output)
+    console.print(grid)
+    print_section(summary, console)
 
 
 @app.command()

@@ -185,9 +185,12 @@ def effective_job(opts: Mapping[str, Any], table: MicroTable, path: Path) -> dic
     return job
 
 
-def build_table(opts: dict[str, Any], *, purpose: Purpose = Purpose.RELEASE) -> MicroTable:
+def build_table(
+    opts: dict[str, Any], *, purpose: Purpose = Purpose.RELEASE, name_lines: bool = True
+) -> MicroTable:
     """The encoded table described by CLI/job options, for ``purpose`` (a private release
-    takes hierarchies from files only, see :func:`~privlab.cli.specs.build_hierarchies`)."""
+    takes hierarchies from files only, see :func:`~privlab.cli.specs.build_hierarchies`;
+    ``name_lines=False``: error messages name no line, as a DP release requires)."""
     if not opts.get("input"):
         raise ConfigError("no input file; give INPUT or 'input' in the job file")
     if not opts.get("qi"):
@@ -227,7 +230,7 @@ def build_table(opts: dict[str, Any], *, purpose: Purpose = Purpose.RELEASE) -> 
         source=str(path),
         purpose=purpose,
         numeric=opts.get("numeric") or (),
-        first_line=first_data_line(names),
+        first_line=first_data_line(names) if name_lines else None,
     )
     return table
 

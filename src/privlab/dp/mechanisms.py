@@ -298,8 +298,8 @@ def randomized_response(
     bad = (arr < 0) | (arr >= k)
     if bad.any():
         raise InputError(
-            f"values: entry {int(np.argmax(bad.ravel()))} = {int(arr.ravel()[np.argmax(bad)])} "
-            f"is outside 0..{k - 1}"
+            f"values: {int(np.count_nonzero(bad))} code(s) outside 0..{k - 1}; encode every "
+            f"value as one of the {k} categories first"
         )
     rng = secure_generator(seed)
     e = rational_at_most(eps)

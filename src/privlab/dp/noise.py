@@ -55,6 +55,16 @@ _MAX_DEN = 2**44
 
 
 # ---------------------------------------------------------------------------- generators
+class _EntropyGenerator(np.random.Generator):
+    """A Generator that :func:`secure_generator` seeded from the operating system's CSPRNG.
+
+    Only :func:`secure_generator` makes them, so :func:`is_insecure_seed` can tell a secure
+    generator handed from one call to the next (the CLI draws all of a command's noise from
+    one) from a caller's own, reproducible one.  Copies and pickles come back as plain
+    Generators and so count as insecure: the safe side.
+    """
+
+
 def secure_generator(seed: Any = None) -> np.random.Generator:
     """A numpy Generator for DP noise.
 
@@ -65,13 +75,16 @@ def secure_generator(seed: Any = None) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is None:
-        seed = secrets.randbits(256)
+        entropy = np.random.SeedSequence(secrets.randbits(256))
+        return _EntropyGenerator(np.random.PCG64DXSM(entropy))
     return np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed)))
 
 
 def is_insecure_seed(seed: Any) -> bool:
-    """True unless the noise comes from the operating system's entropy (``seed=None``)."""
-    return seed is not None
+    """False only for noise from the operating system's entropy: ``seed=None``, or a generator
+    made by :func:`secure_generator` from it.  Any other seed or Generator is reproducible by
+    whoever knows it, hence insecure."""
+    return not (seed is None or isinstance(seed, _EntropyGenerator))
 
 
 # ---------------------------------------------------------------------------- rationals

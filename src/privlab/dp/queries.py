@@ -26,18 +26,20 @@ Laplace/geometric noise; δ > 0 gives (ε, δ)-DP with the analytically calibrat
 mechanism, whose L2 sensitivities here equal the L1 ones (one row changes one coordinate).
 
 Every function returns a :class:`~privlab.dp.mechanisms.Release` whose (ε, δ) is what the
-query as a whole spends.
+query as a whole spends.  Sums are exact (no int64 wrap-around), and error messages about
+the data give counts, never a value or a row position: the rows are private.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from privlab.dp.accountant import check_epsilon
+from privlab.dp.accountant import check_delta, check_epsilon
 from privlab.dp.mechanisms import Release, gaussian, geometric, laplace
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InputError
@@ -80,6 +82,7 @@ def histogram(
     *,
     delta: float = 0.0,
     seed: Any = None,
+    name: str = "values",
 ) -> Release:
     """Noisy counts over fixed bins, sensitivity 1 (seed 000 §2.6).
 
@@ -87,52 +90,53 @@ def histogram(
 
     ``bins``: the categories (any values, counted by equality), or an int b for integer
     codes 0..b−1.  A value outside the bins is an error — it would otherwise be dropped
-    silently.  The release value is an int64 array aligned with the bins.
+    silently; the message (about ``name``) counts such values but shows none.  The release
+    value is an int64 array aligned with the bins.
     """
-    arr = _column(values, "values")
+    arr = _column(values, name)
     if isinstance(bins, (int, np.integer)):
         if bins < 1:
             raise ConfigError(f"bins = {bins!r}: give at least one bin")
         labels = np.arange(int(bins))
-        counts = _code_counts(arr, int(bins))
+        counts = _code_counts(arr, int(bins), name)
     else:
         labels = np.asarray(list(bins))
         if labels.size == 0 or np.unique(labels).size != labels.size:
             raise ConfigError("bins: give distinct bin labels (at least one)")
-        counts = _label_counts(arr, labels)
+        counts = _label_counts(arr, labels, name)
     release = _noisy(counts, 1, epsilon, delta, seed)
     return _renamed(release, "histogram", sensitivity=1, bins=labels.tolist())
 
 
-def _outside(arr: np.ndarray, outside: np.ndarray) -> InputError:
-    i = int(np.argmax(outside))
+def _outside(name: str, outside: np.ndarray) -> InputError:
     return InputError(
-        f"values: row {i} = {arr[i]!r} is in none of the bins; add it to the bins "
-        "(bins must be fixed in advance, not read from the data)"
+        f"{name}: {int(np.count_nonzero(outside))} value(s) in none of the bins; add their "
+        "categories to the bins (bins must be fixed in advance, from the public domain, not "
+        "read from the data)"
     )
 
 
-def _code_counts(arr: np.ndarray, bins: int) -> np.ndarray:
+def _code_counts(arr: np.ndarray, bins: int, name: str) -> np.ndarray:
     """Counts of integer codes 0..bins−1 by one bincount.  O(n + bins)."""
     if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        raise InputError(f"values: integer codes 0..{bins - 1} expected, got {arr.dtype}")
+        raise InputError(f"{name}: integer codes 0..{bins - 1} expected, got {arr.dtype}")
     if arr.size and (arr.min() < 0 or arr.max() >= bins):
-        raise _outside(arr, (arr < 0) | (arr >= bins))
+        raise _outside(name, (arr < 0) | (arr >= bins))
     return np.bincount(arr, minlength=bins).astype(np.int64)
 
 
-def _label_counts(arr: np.ndarray, labels: np.ndarray) -> np.ndarray:
+def _label_counts(arr: np.ndarray, labels: np.ndarray, name: str) -> np.ndarray:
     """Counts of arbitrary labels by binary search in the sorted labels.  O(n log b)."""
     order = np.argsort(labels, kind="stable")
     sorted_labels = labels[order]
     try:
         pos = np.searchsorted(sorted_labels, arr)
     except TypeError:
-        raise InputError("values: their type does not match the bin labels") from None
+        raise InputError(f"{name}: their type does not match the bin labels") from None
     pos_clipped = np.minimum(pos, labels.size - 1)
     outside = (pos >= labels.size) | (sorted_labels[pos_clipped] != arr)
     if outside.any():
-        raise _outside(arr, outside)
+        raise _outside(name, outside)
     counts = np.empty(labels.size, dtype=np.int64)
     counts[order] = np.bincount(pos_clipped, minlength=labels.size)
     return counts
@@ -150,21 +154,54 @@ def clamped_sum(
     """Noisy sum of values clamped to [low, high]; sensitivity max(|low|, |high|).  O(n).
 
     The bounds must be fixed without looking at the data.  Integer data with integer
-    bounds stay integers (geometric noise); otherwise floating-point-safe Laplace.
+    bounds stay integers (geometric or discrete Gaussian noise) and are summed exactly
+    (:func:`_exact_int_sum`: no int64 wrap-around; the release value is a Python int, which
+    may exceed int64); otherwise the clamped values are summed in float64 with
+    floating-point-safe Laplace noise, and bounds whose worst-case sum would overflow
+    float64 are refused.
     """
     lo, hi = _bounds(low, high)
     arr = _column(values, "values")
     if not np.issubdtype(arr.dtype, np.number) or arr.dtype == bool:
         raise InputError(f"values: numbers expected, got {arr.dtype}")
     if np.issubdtype(arr.dtype, np.floating) and np.isnan(arr).any():
-        raise InputError(f"values: row {int(np.argmax(np.isnan(arr)))} is NaN; remove or impute it")
+        n_nan = int(np.count_nonzero(np.isnan(arr)))
+        raise InputError(f"values: {n_nan} NaN value(s); remove or impute them first")
     sensitivity = max(abs(lo), abs(hi))
     if np.issubdtype(arr.dtype, np.integer) and lo.is_integer() and hi.is_integer():
-        total = np.int64(np.clip(arr, int(lo), int(hi)).sum())
+        total = _exact_int_sum(arr, int(lo), int(hi))
+        # the noise of the mechanism, added to the exact sum (which int64 may not hold)
+        noise = _noisy(np.int64(0), sensitivity, epsilon, delta, seed)
+        release = replace(noise, value=total + noise.value)
     else:
+        if arr.size * sensitivity > np.finfo(np.float64).max:
+            raise ConfigError(
+                f"bounds [{lo:g}, {hi:g}]: the clamped sum could overflow float64; give "
+                "smaller bounds"
+            )
         total = float(np.clip(arr.astype(np.float64), lo, hi).sum())
-    release = _noisy(total, sensitivity, epsilon, delta, seed)
+        release = _noisy(total, sensitivity, epsilon, delta, seed)
     return _renamed(release, "sum", sensitivity=sensitivity, low=lo, high=hi)
+
+
+def _exact_int_sum(arr: np.ndarray, lo: int, hi: int) -> int:
+    """Σ clip(arr, lo, hi) exactly, as a Python int, for any integer dtype.  O(n).
+
+    The clipped values are summed in blocks of at most ⌊(2⁶³ − 1)/max(|lo|, |hi|)⌋ values
+    (2⁶⁴ − 1 for unsigned data), whose sums cannot overflow the accumulator; the block sums
+    are added as Python integers.  (A plain ``.sum()`` wraps around silently: 10⁶ values of
+    10¹³ gave −8.4·10¹⁸.)  Bounds outside the dtype's range are narrowed to it first.
+    """
+    info = np.iinfo(arr.dtype)
+    if lo > info.max or hi < info.min:  # every value clamps to the same bound
+        return (lo if lo > info.max else hi) * int(arr.size)
+    a, b = max(lo, int(info.min)), min(hi, int(info.max))
+    clipped = np.clip(arr, arr.dtype.type(a), arr.dtype.type(b))
+    acc = np.uint64 if info.min == 0 else np.int64
+    block = int(np.iinfo(acc).max) // max(abs(a), abs(b), 1)
+    if block < 1:  # |a| = 2⁶³: no int64 block is safe
+        return int(clipped.astype(object).sum())
+    return sum(int(clipped[i : i + block].sum(dtype=acc)) for i in range(0, clipped.size, block))
 
 
 def clamped_mean(
@@ -178,18 +215,19 @@ def clamped_mean(
 ) -> Release:
     """Noisy mean: noisy clamped sum / noisy count, (ε/2, δ/2) each, clamped to [low, high].
 
-    O(n).
+    The release carries the whole (ε, δ) it spends.  O(n).
     """
     eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
     rng = secure_generator(seed)
-    total = clamped_sum(values, low, high, eps / 2, delta=delta / 2, seed=rng)
-    n = count(values, eps / 2, delta=delta / 2, seed=rng)
+    total = clamped_sum(values, low, high, eps / 2, delta=dlt / 2, seed=rng)
+    n = count(values, eps / 2, delta=dlt / 2, seed=rng)
     lo, hi = _bounds(low, high)
     mean = float(np.clip(total.value / max(n.value, 1), lo, hi))
     return Release(
         mean,
         eps,
-        0.0,
+        dlt,
         "mean",
         {"low": lo, "high": hi, "noisy_sum": total.value, "noisy_count": n.value},
         is_insecure_seed(seed),
@@ -318,8 +356,9 @@ def degree_histogram(
         raise ConfigError(f"max_degree = {max_degree!r}: give a non-negative integer")
     if deg.size and deg.max() > max_degree:
         raise InputError(
-            f"degrees: a node has degree {int(deg.max())} > max_degree = {max_degree}; raise "
-            "max_degree (fix it without looking at the data, e.g. n − 1)"
+            f"degrees: {int(np.count_nonzero(deg > max_degree))} node(s) have a degree above "
+            f"max_degree = {max_degree}; raise max_degree (fix it without looking at the "
+            "data, e.g. n − 1)"
         )
     counts = np.bincount(deg, minlength=int(max_degree) + 1).astype(np.int64)
     release = geometric(counts, 4 * k, epsilon, seed=seed)

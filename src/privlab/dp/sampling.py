@@ -82,6 +82,7 @@ import numpy as np
 import polars as pl
 from scipy.stats import binom
 
+from privlab.dp import diagnostics
 from privlab.dp.accountant import Budget, check_beta, check_delta, check_epsilon
 from privlab.dp.noise import bernoulli, is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InputError
@@ -415,14 +416,22 @@ STRONGLY_SAFE = (
 )
 
 
+#: Figures of :attr:`SafeRelease.selection` computed exactly from the sample (not private).
+EXACT_SELECTION_FIGURES = ("chosen_score", "best_score")
+
+
 @dataclass
 class SafeRelease:
     """A strongly-safe k-anonymous release of a Bernoulli(β) sample and its (ε, δ) guarantee.
 
     Every input row is counted once: ``not_sampled + suppressed + released == n_rows``.
-    ``released_rows`` / ``suppressed_rows`` are input row positions (for auditing only: never
-    publish them — which rows were sampled is exactly what the guarantee hides).  The release
-    rows are sorted (the output is a multiset; input order must not show through).
+    ``released`` and ``n_classes`` can be read off the published release, so they are public;
+    ``n_rows``, ``not_sampled``, ``suppressed`` (and ``sampled``) are exact figures of the
+    private input that the guarantee does not cover — :meth:`to_dict` gives them only on
+    request, marked as not private.  ``released_rows`` / ``suppressed_rows`` are input row
+    positions (for auditing only: never publish them — which rows were sampled is exactly
+    what the guarantee hides).  The release rows are sorted (the output is a multiset; input
+    order must not show through).
     """
 
     data: Any
@@ -439,29 +448,42 @@ class SafeRelease:
     suppressed_rows: np.ndarray
     insecure_seed: bool = False
     mechanism: str = STRONGLY_SAFE
-    #: for the ε-safe variant: how the levels were chosen (ε₁, score sensitivity, candidates)
+    #: for the ε-safe variant: how the levels were chosen (ε₁, score sensitivity, candidates;
+    #: and the exact scores, :data:`EXACT_SELECTION_FIGURES`, which are not private)
     selection: dict[str, Any] | None = None
 
     @property
     def sampled(self) -> int:
         return self.suppressed + self.released
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, *, non_private_diagnostics: bool = False) -> dict[str, Any]:
+        """The release's public description: guarantee, parameters, and what the published
+        release itself shows (its rows and classes).  ``non_private_diagnostics`` adds the
+        exact figures of the input under :data:`privlab.dp.diagnostics.KEY`."""
+        selection = dict(self.selection or {})
+        exact = {key: selection.pop(key) for key in EXACT_SELECTION_FIGURES if key in selection}
+        out = {
             "mechanism": self.mechanism,
             "levels": dict(self.levels),
             "k": self.k,
             "beta": self.beta,
             **self.guarantee.to_dict(),
-            "rows": self.n_rows,
-            "not_sampled": self.not_sampled,
-            "sampled": self.sampled,
-            "suppressed": self.suppressed,
             "released": self.released,
             "classes": self.n_classes,
             "insecure_seed": self.insecure_seed,
-            **({"selection": dict(self.selection)} if self.selection else {}),
+            **({"selection": selection} if selection else {}),
         }
+        if non_private_diagnostics:
+            out[diagnostics.KEY] = diagnostics.non_private(
+                {
+                    "rows": self.n_rows,
+                    "sampled": self.sampled,
+                    "not_sampled": self.not_sampled,
+                    "suppressed": self.suppressed,
+                    **({"selection": exact} if exact else {}),
+                }
+            )
+        return out
 
 
 def safe_k_anonymize(
@@ -572,6 +594,7 @@ def release_sample(
 
 __all__ = [
     "DELTA_FLOOR",
+    "EXACT_SELECTION_FIGURES",
     "DeltaSearch",
     "SafeParams",
     "SafeRelease",

@@ -98,7 +98,8 @@ class DensityEstimator:
         self.insecure_seed = is_insecure_seed(seed)
         self._p1 = math.floor((0.5 + eps / 4) * 2**_BITS)  # D1's probability × 2^52
         self._bits = self._draw(size, 2 ** (_BITS - 1))  # D0 = Bernoulli(½)
-        self.updates = 0
+        # No count of updates is kept: it would be an exact statistic of the stream in the
+        # state, which pan privacy requires to be private.
         self.outputs = 0
 
     # ------------------------------------------------------------------ stream
@@ -118,18 +119,21 @@ class DensityEstimator:
             bad = (arr < 0) | (arr >= self.size)
             if bad.any():
                 raise InputError(
-                    f"stream item {int(arr[np.argmax(bad)])} (position {int(np.argmax(bad))} "
-                    f"of the batch) is outside the universe 0..{self.size - 1}"
+                    f"stream: {int(np.count_nonzero(bad))} item(s) of the batch outside the "
+                    f"universe 0..{self.size - 1}; the universe must hold every possible item"
                 )
             return arr
-        out = []
-        for i, item in enumerate(items):
+        out, unknown = [], 0
+        for item in items:
             try:
                 out.append(self._index[item])
             except (KeyError, TypeError):
-                raise InputError(
-                    f"stream item {item!r} (position {i} of the batch) is not in the universe"
-                ) from None
+                unknown += 1
+        if unknown:
+            raise InputError(
+                f"stream: {unknown} item(s) of the batch not in the universe; the universe "
+                "must hold every possible item"
+            )
         return np.asarray(out, dtype=np.int64)
 
     def update(self, item: Hashable) -> None:
@@ -145,7 +149,6 @@ class DensityEstimator:
         pos = np.unique(self._positions(items))
         if pos.size:
             self._bits[pos] = self._draw(pos.size, self._p1)
-        self.updates += int(pos.size)
 
     # ------------------------------------------------------------------ outputs
     @property

@@ -251,30 +251,46 @@ def _read_delimited(
         raise _damaged(path, compression, exc) from None
 
 
+def bad_rows(
+    bad: pl.Series | np.ndarray, first_line: int | None, what: str = "row", where: str = "line"
+) -> str:
+    """``"3 rows (first at line 7)"`` for a mask of offending rows — or, when
+    ``first_line`` is None (the rows are private, e.g. under differential privacy), only
+    ``"3 rows"``.  Position i is ``where`` ``first_line + i`` (a file line, or a row of a data
+    frame with ``where="row"``, ``first_line=0``).  Error messages name rows this way, never
+    by a cell's value."""
+    mask = bad.to_numpy() if isinstance(bad, pl.Series) else np.asarray(bad)
+    n = int(np.count_nonzero(mask))
+    text = f"{n} {what}{'' if n == 1 else 's'}"
+    if first_line is None:
+        return text
+    return f"{text} (first at {where} {first_line + int(np.argmax(mask))})"
+
+
 def numeric_column(
-    series: pl.Series, source: str, first_line: int = 2, *, allow_missing: bool = True
+    series: pl.Series, source: str, first_line: int | None = 2, *, allow_missing: bool = True
 ) -> np.ndarray:
-    """A string or numeric column parsed as float64; InputError naming the first bad cell.
+    """A string or numeric column parsed as float64; InputError naming the bad rows.
 
     ``nan`` and ``inf`` are refused; missing cells become NaN, or are refused when
     ``allow_missing`` is false.  Row i of the column is line ``first_line + i`` of
-    ``source``.  O(n).
+    ``source``; ``first_line=None`` names no line (for private data under DP).  Messages
+    give the column, the number of offending rows and the first one's line, never a cell's
+    value.  O(n).
     """
     parsed = series.cast(pl.Float64, strict=False)
     bad = (parsed.is_null() & series.is_not_null()) | (
         parsed.is_nan() | parsed.is_infinite()
     ).fill_null(False)
     if bad.any():
-        i = int(bad.arg_max())
         raise InputError(
-            f"{source}, line {first_line + i}, column {series.name!r}: "
-            f"{series[i]!r} is not a number; this attribute must be numeric"
+            f"{source}, column {series.name!r}: {bad_rows(bad, first_line)} with a value that "
+            "is not a finite number; this attribute must be numeric — fix or remove those rows"
         )
     if not allow_missing and series.is_null().any():
-        i = int(series.is_null().arg_max())
         raise InputError(
-            f"{source}, line {first_line + i}, column {series.name!r}: missing value; "
-            "remove or impute such rows first"
+            f"{source}, column {series.name!r}: {bad_rows(series.is_null(), first_line)} with "
+            "a missing value; remove or impute such rows first"
         )
     return parsed.to_numpy()
 

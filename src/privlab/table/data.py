@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from privlab.errors import ConfigError, InputError
-from privlab.io.delimited import numeric_column, read_table
+from privlab.io.delimited import bad_rows, numeric_column, read_table
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.hierarchy_builders import (
     automatic_interval_params,
@@ -149,7 +149,9 @@ class MicroTable:
     Build it with :meth:`from_data`.  ``qi_codes[:, j]`` holds leaf indices into
     ``hierarchies[qi[j]]``; ``sa_codes[name]`` codes into ``sa_values[name]``.
     Error messages place a cell by its line as in a CSV file with a header: row ``i`` of the
-    table (file or data frame) is line ``first_line + i``.
+    table (file or data frame) is line ``first_line + i``; ``first_line=None`` names no line
+    (the rows of a table released with differential privacy are private).  They never show
+    a cell's value.
 
     ``frame`` keeps the input's column types (a file's cells are text); the codes are computed
     from the text of each cell.  ``pandas_dtypes`` (pandas input) records the dtypes of the
@@ -166,7 +168,7 @@ class MicroTable:
     sa_codes: dict[str, np.ndarray] = field(default_factory=dict)
     sa_values: dict[str, np.ndarray] = field(default_factory=dict)
     source: str = "<data frame>"
-    first_line: int = 2
+    first_line: int | None = 2
     #: Hierarchies privlab chose, as inline specs (``{"age": "interval:width=10,..."}``).
     automatic_hierarchies: dict[str, str] = field(default_factory=dict)
     #: Warnings about the role declaration (identifier-like columns kept), for the caller.
@@ -216,7 +218,7 @@ class MicroTable:
         source: str | None = None,
         purpose: Purpose | str = Purpose.RELEASE,
         numeric: Sequence[str] = (),
-        first_line: int = 2,
+        first_line: int | None = 2,
     ) -> MicroTable:
         """Validate roles and encode ``data`` (a polars/pandas DataFrame or a CSV/Parquet path).
 
@@ -233,7 +235,8 @@ class MicroTable:
         private release it is always an error; when assessing, it is taken at its own level.
         ``numeric``: QIs an algorithm splits as numbers (Mondrian), which need no hierarchy.
         ``source`` names the data in error messages (default: the path, or ``<data frame>``);
-        ``first_line`` is the line of its first row there (1 for a file without a header line).
+        ``first_line`` is the line of row 0 there (1 for a file without a header line; None:
+        name no line, for DP releases).
         Complexity: O(rows × columns).
         """
         try:
@@ -344,7 +347,7 @@ class MicroTable:
         return from_polars(frame, self.kind, self.pandas_dtypes)
 
     def numeric_values(self, column: str) -> np.ndarray:
-        """The column parsed as float64; raises naming the first non-numeric cell.
+        """The column parsed as float64; raises counting (and locating) non-numeric cells.
 
         ``nan`` and ``inf`` are refused too: they have no place in an ordered range.
         """
@@ -397,21 +400,19 @@ def _apply_missing(
     na_values: Sequence[str],
     label: str,
     source: str,
-    first_line: int,
+    first_line: int | None,
 ) -> pl.DataFrame:
     na = list(na_values)
     updates = []
     for col in columns:
         is_missing = frame[col].is_null() | _as_text(frame, col, source).is_in(na)
-        n = int(is_missing.sum())
-        if n == 0:
+        if not is_missing.any():
             continue
         if policy is MissingPolicy.ERROR:
-            i = int(is_missing.arg_max())
             raise InputError(
-                f"{source}, line {first_line + i}, column {col!r}: missing value ({n} missing "
-                f"cells in this column); fill them, or use --missing category to treat missing "
-                f"as the value {label!r} (its hierarchy then needs a row for {label!r})"
+                f"{source}, column {col!r}: {bad_rows(is_missing, first_line)} with a missing "
+                f"value; fill them, or use --missing category to treat missing as the value "
+                f"{label!r} (its hierarchy then needs a row for {label!r})"
             )
         updates.append(
             pl.when(is_missing)

@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from privlab.errors import InputError
-from privlab.io.delimited import read_rows, write_rows
+from privlab.io.delimited import bad_rows, read_rows, write_rows
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,11 +159,12 @@ class Hierarchy:
 
     # ------------------------------------------------------------------ data
     def encode(
-        self, values: Sequence[str] | pl.Series, *, column: str, first_line: int = 2
+        self, values: Sequence[str] | pl.Series, *, column: str, first_line: int | None = 2
     ) -> np.ndarray:
-        """Leaf index of each value; an unknown value raises naming its line.
+        """Leaf index of each value; values not in the hierarchy raise, counted and located.
 
-        ``first_line`` is the file line of ``values[0]`` (2 for a CSV with a header).
+        ``first_line`` is the file line of ``values[0]`` (2 for a CSV with a header); None
+        names no line (private data under DP).  The message never shows a value.
         Complexity: O(n) hash look-ups, vectorized by polars.
         """
         series = values if isinstance(values, pl.Series) else pl.Series(values, dtype=pl.String)
@@ -172,10 +173,9 @@ class Hierarchy:
         )
         unknown = codes.is_null()
         if unknown.any():
-            i = int(unknown.arg_max())
             raise InputError(
-                f"line {first_line + i}, column {column!r}: value {series[i]!r} is not in the "
-                f"hierarchy {self.source}; add a row for it to the hierarchy"
+                f"column {column!r}: {bad_rows(unknown, first_line)} with a value that is not "
+                f"in the hierarchy {self.source}; add a row for each such value to the hierarchy"
             )
         return codes.to_numpy()
 

@@ -190,19 +190,25 @@ def _int_param(name: str, value: Any, *, minimum: int) -> int:
 def _parse_numbers(
     distinct: _Distinct, *, column: str, source: str | None, kind: str
 ) -> np.ndarray:
-    """float64 value of each distinct value; the first non-number is an error naming its line."""
+    """float64 value of each distinct value; non-numbers are an error naming the first one's
+    line and their count (never a value)."""
     series = pl.Series(distinct.values, dtype=pl.String)
     parsed = series.cast(pl.Float64, strict=False).to_numpy()
     bad = ~np.isfinite(parsed)
     if bad.any():
         i = int(np.argmax(bad))
-        what = "is not a number" if np.isnan(parsed[i]) else "is not a finite number"
         raise InputError(
-            f"{_where(source, distinct.lines[i], column)}: value {distinct.values[i]!r} {what}; "
-            f"an {kind} hierarchy needs numeric values (use an order or masking hierarchy for "
-            "text, or --missing category with --na for a marker of missing values)"
+            f"{_where(source, distinct.lines[i], column)}: not a finite number "
+            f"({_distinct_count(bad)}); an {kind} hierarchy needs numeric values (use an order "
+            "or masking hierarchy for text, or --missing category with --na for a marker of "
+            "missing values)"
         )
     return parsed
+
+
+def _distinct_count(bad: Any) -> str:
+    """How many distinct values of the column are bad, for a message that shows none."""
+    return f"{int(np.count_nonzero(bad))} distinct such value(s) in the column"
 
 
 def _fmt(x: float) -> str:
@@ -386,12 +392,13 @@ def order_hierarchy(
             if v in rank:
                 raise ConfigError(f"order: value {v!r} is listed twice")
             rank[v] = i
-        for v, line in zip(vals, distinct.lines, strict=True):
-            if v not in rank:
-                raise InputError(
-                    f"{_where(source, line, column)}: value {v!r} is not in the given order; "
-                    "add it to the order"
-                )
+        absent = [v not in rank for v in vals]
+        if any(absent):
+            line = distinct.lines[absent.index(True)]
+            raise InputError(
+                f"{_where(source, line, column)}: a value not in the given order "
+                f"({_distinct_count(absent)}); add each such value to the order"
+            )
         perm = np.argsort(np.array([rank[v] for v in vals], dtype=np.int64), kind="stable")
     else:
         text = np.array(vals, dtype=object).astype(str)
@@ -533,15 +540,19 @@ def date_hierarchy(
     distinct = _distinct(
         values, column=column, first_line=first_line, source=source, missing_label=missing_label
     )
-    dates: list[datetime] = []
-    for v, line in zip(distinct.values, distinct.lines, strict=True):
+    dates: list[datetime | None] = []
+    for v in distinct.values:
         try:
             dates.append(datetime.strptime(v, format))
-        except ValueError as exc:
-            raise InputError(
-                f"{_where(source, line, column)}: value {v!r} is not a date in the format "
-                f"{format!r} ({exc}); fix the value or give the right format"
-            ) from None
+        except ValueError:  # its message quotes the value
+            dates.append(None)
+    bad = [d is None for d in dates]
+    if any(bad):
+        line = distinct.lines[bad.index(True)]
+        raise InputError(
+            f"{_where(source, line, column)}: not a date in the format {format!r} "
+            f"({_distinct_count(bad)}); fix such values or give the right format"
+        )
     perm = sorted(range(len(dates)), key=lambda i: (dates[i], distinct.values[i]))
     leaves = [distinct.values[i] for i in perm]
     level_labels = [[_DATE_LABEL[name](dates[i]) for i in perm] for name in names]

@@ -68,6 +68,7 @@ import numpy as np
 import polars as pl
 
 from privlab.errors import ConfigError, InfeasibleError, InputError
+from privlab.io.delimited import bad_rows
 from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.models import (
@@ -260,16 +261,15 @@ def _numeric_dim(table: MicroTable, j: int, col: str) -> _Numeric:
     leaves = h.labels[:, 0]
     parsed = pl.Series(col, leaves.tolist(), dtype=pl.String).cast(pl.Float64, strict=False)
     if bool((parsed.is_null().to_numpy() & present).any()):
-        table.numeric_values(col)  # raises naming the first non-numeric cell
+        table.numeric_values(col)  # raises counting and locating the non-numeric cells
         raise InputError(f"{table.source}, column {col!r}: not every value is a number")
     values = parsed.fill_null(0.0).to_numpy().astype(np.float64)
     bad = ~np.isfinite(values) & present
     if bad.any():
-        i = int(np.argmax(bad[codes]))
         raise InputError(
-            f"{table.source}, line {table.first_line + i}, column {col!r}: "
-            f"{leaves[codes[i]]!r} is not a finite number; a numeric quasi-identifier needs "
-            "finite values"
+            f"{table.source}, column {col!r}: {bad_rows(bad[codes], table.first_line)} with a "
+            "value that is not a finite number (nan or inf); a numeric quasi-identifier needs "
+            "finite values — fix or remove those rows"
         )
     leaf_idx = np.flatnonzero(present)
     uniq, inverse = np.unique(values[leaf_idx], return_inverse=True)

@@ -168,6 +168,20 @@ _CAPITAL_LOSS_QIS = (
 CAPITAL_LOSS = "capital_loss"
 
 
+def _integers(df: Any, path: Path, column: str) -> Any:
+    """``column`` as Int64; InputError counting the cells that are not integers (a strict
+    polars cast would quote the first one's value)."""
+    import polars as pl
+
+    parsed = df[column].cast(pl.Int64, strict=False)
+    if parsed.null_count():
+        raise InputError(
+            f"{path}, column {column!r}: {parsed.null_count()} row(s) with a value that is not "
+            "an integer; use the UCI adult.data file unchanged"
+        )
+    return parsed
+
+
 def _load_capital_loss(options: Mapping[str, Any]) -> Any:
     """Seed 001 §3.1's subset (as benchmarks/bench_permutation_figures.py): a polars frame.
 
@@ -179,13 +193,13 @@ def _load_capital_loss(options: Mapping[str, Any]) -> Any:
 
     root = data_root()
     assert root is not None
+    path = root / "adult" / "uci" / "adult.data"
     df = pl.read_csv(
-        root / "adult" / "uci" / "adult.data", has_header=False,
-        new_columns=list(_UCI_COLUMNS), infer_schema_length=0,
+        path, has_header=False, new_columns=list(_UCI_COLUMNS), infer_schema_length=0,
     ).with_columns(pl.all().str.strip_chars())  # fmt: skip
     df = df.filter(pl.col("age").is_not_null() & (pl.col("age") != ""))
     df = df.filter(~pl.any_horizontal(pl.all() == "?"))
-    df = df.with_columns(pl.col("age").cast(pl.Int64), pl.col("capital-loss").cast(pl.Int64))
+    df = df.with_columns(_integers(df, path, "age"), _integers(df, path, "capital-loss"))
     df = df.filter((pl.col("capital-loss") > 0) & (pl.col("age") < 80))
     frame = df.select(
         [pl.col(c.replace("_", "-")).alias(c) for c in _CAPITAL_LOSS_QIS]

@@ -324,10 +324,10 @@ def _check_graph_degrees(graph: Graph, d: int, k: int) -> None:
     deg = graph.degrees()
     if deg.size and int(deg.max()) > d - k:
         raise InputError(
-            f"a node has degree {int(deg.max())}, but max_degree = {d} with k_edges = {k} "
-            f"needs every degree ≤ max_degree − k_edges = {d - k} (so that each neighbouring "
-            "graph fits the table); raise max_degree — a public bound fixed without looking "
-            "at the data"
+            f"{int(np.count_nonzero(deg > d - k))} node(s) have a degree above "
+            f"max_degree − k_edges = {d - k}, but max_degree = {d} with k_edges = {k} needs "
+            "every degree ≤ max_degree − k_edges (so that each neighbouring graph fits the "
+            "table); raise max_degree — a public bound fixed without looking at the data"
         )
 
 

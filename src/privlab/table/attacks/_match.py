@@ -175,7 +175,8 @@ def coverage(
     if hierarchy is None:
         return inv, (uniq[:, None] == labels[None, :]) | everything[None, :]
     try:
-        leaf = hierarchy.encode(pl.Series(column, uniq.tolist()), column=column)
+        # distinct values: their positions are no lines of the input
+        leaf = hierarchy.encode(pl.Series(column, uniq.tolist()), column=column, first_line=None)
     except InputError as exc:
         raise InputError(f"{name}: {exc}") from None
     covered: dict[str, set[int]] = {}

@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError, InfeasibleError, InputError
+from privlab.io.delimited import bad_rows
 from privlab.table.permutation._ke_feasibility import _e_eff
 from privlab.table.permutation.partition_baselines import _random_scan, _rank_swap
 from privlab.table.permutation.partition_dp import (
@@ -137,11 +138,9 @@ def _check_values(values: Any) -> np.ndarray:
         raise InputError("sensitive values: the table has no rows")
     bad = ~np.isfinite(x)
     if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        what = "missing (None/NaN)" if np.isnan(x[row]) else f"not finite ({x[row]})"
         raise InputError(
-            f"row {row}: the sensitive value is {what}; {int(bad.sum())} such row(s) — "
-            "remove or impute them first"
+            f"sensitive values: {bad_rows(bad, 0, where='row')} missing (None/NaN) or not "
+            "finite; remove or impute them first"
         )
     return x
 

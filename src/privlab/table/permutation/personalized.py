@@ -111,16 +111,16 @@ def requirement_nodes(
         if isinstance(req, (int, np.integer)) and not isinstance(req, bool):
             if not 0 <= req < len(anc):
                 raise InputError(
-                    f"requirements[{i}] = {req}: height must be in 0..{len(anc) - 1} for value "
-                    f"{hierarchy.lo[leaf]:g} (0 = the value itself, {len(anc) - 1} = the root)"
+                    f"requirements[{i}] = {req}: height must be in 0..{len(anc) - 1} for that "
+                    f"row's value (0 = the value itself, {len(anc) - 1} = the root)"
                 )
             out[i] = anc[int(req)]
         elif isinstance(req, (tuple, list)) and len(req) == 2:
             node = hierarchy.node_of(float(req[0]), float(req[1]))
             if node not in anc:
                 raise InputError(
-                    f"requirements[{i}] = {tuple(req)}: does not contain the tuple's value "
-                    f"{hierarchy.lo[leaf]:g}; a requirement is an ancestor of the value"
+                    f"requirements[{i}] = {tuple(req)}: does not contain that row's value; a "
+                    "requirement is an ancestor of the value"
                 )
             out[i] = node
         else:

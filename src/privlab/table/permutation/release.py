@@ -33,6 +33,7 @@ from privlab.bounds import Bounds, GroupedValues
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InfeasibleError, InputError
 from privlab.io.atomic import atomic_folder
+from privlab.io.delimited import bad_rows
 from privlab.io.outputs import Manifest, Output, check_outputs
 from privlab.table.permutation.partition import Partition, is_ke_anonymous, ke_partition
 from privlab.table.roles import ColumnRoles, assign_roles
@@ -370,29 +371,29 @@ def check_roles(
 
 
 def numeric_sensitive(frame: pl.DataFrame, sensitive: str) -> np.ndarray:
-    """The sensitive column as float64; names the first bad row."""
+    """The sensitive column as float64; bad rows are counted and the first one named (never
+    its value)."""
     col = frame[sensitive]
+    where = f"column {sensitive!r}"
     if col.null_count():
-        row = int(np.flatnonzero(col.is_null().to_numpy())[0])
         raise InputError(
-            f"row {row}: column {sensitive!r} is missing; {col.null_count()} such row(s) — "
+            f"{where}: {bad_rows(col.is_null(), 0, where='row')} with a missing value; "
             "remove or impute them first"
         )
     if not col.dtype.is_numeric():
         cast = col.cast(pl.Float64, strict=False)
-        bad = cast.is_null().to_numpy()
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
+        if cast.null_count():
             raise InputError(
-                f"row {row}: column {sensitive!r} has the non-numeric value {col[row]!r}; "
+                f"{where}: {bad_rows(cast.is_null(), 0, where='row')} with a non-numeric value; "
                 "a numeric sensitive attribute is needed (use anatomy() for categories)"
             )
         col = cast
     x = col.cast(pl.Float64).to_numpy()
     bad = ~np.isfinite(x)
     if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise InputError(f"row {row}: column {sensitive!r} is {x[row]}; remove or impute it")
+        raise InputError(
+            f"{where}: {bad_rows(bad, 0, where='row')} with nan or inf; remove or impute them"
+        )
     return x
 
 

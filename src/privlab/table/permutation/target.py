@@ -39,6 +39,7 @@ import polars as pl
 
 from privlab.dp.noise import is_insecure_seed
 from privlab.errors import ConfigError, InfeasibleError, InputError
+from privlab.io.delimited import bad_rows
 from privlab.table.permutation.release import (
     PermutationRelease,
     as_polars,
@@ -315,17 +316,17 @@ class SAHierarchy:
         return out
 
     def locate(self, values: Any, what: str = "value") -> np.ndarray:
-        """Index into ``values`` (the domain) of each given value; names the first outsider."""
+        """Index into ``values`` (the domain) of each given value; counts the outsiders and
+        names the first one's position (never its value)."""
         x = np.asarray(values, dtype=np.float64).reshape(-1)
         idx = np.searchsorted(self.values, x)
         idx_c = np.minimum(idx, self.values.size - 1)
         bad = (idx >= self.values.size) | (self.values[idx_c] != x)
         if bad.any():
-            i = int(np.flatnonzero(bad)[0])
             raise InputError(
-                f"{what} {i}: {x[i]:g} is not in the hierarchy's domain "
+                f"{bad_rows(bad, 0, what, where=what)} not in the hierarchy's domain "
                 f"({self.values.size} values from {self.values[0]:g} to {self.values[-1]:g}); "
-                "add it to the domain or recode it"
+                "add such values to the domain or recode them"
             )
         return idx_c.astype(np.int64)
 
