@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError, InputError
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 from privlab.graph.utility import centrality as _c
 from privlab.graph.utility import degrees as _d
 from privlab.graph.utility import paths as _p
-from privlab.graph.utility._base import as_graph, check_sample, sample_sources
+from privlab.graph.utility._base import check_sample, sample_sources
 from privlab.graph.utility.powerlaw import power_law_exponent
 
 _DIFF = "release − original"
