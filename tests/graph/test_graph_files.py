@@ -201,3 +201,11 @@ def test_write_graph_takes_networkx_and_igraph_graphs(tmp_path):
     assert sorted(_ids(back)) == ["a", "b", "c", "lonely"] and back.n_edges == 2
     h = ig.Graph(n=5, edges=[(0, 1)])
     assert read_graph(write_graph(h, tmp_path / "ig.graphml")).graph.n_nodes == 5
+
+
+@pytest.mark.parametrize("count", ["99999999999999999999999", str(2**40)])
+def test_a_huge_header_count_is_reported_not_allocated(tmp_path, count):
+    path = tmp_path / "huge.txt"
+    path.write_text(f"# Nodes: {count} Edges: 1\n0 1\n")
+    read = read_graph(path)
+    assert read.graph.n_nodes == 2 and read.report.nodes_from_header == 0

@@ -11,8 +11,8 @@ The edge-list format (snap.stanford.edu, plus one-id lines so that no node is lo
   that gives ``Nodes: N`` (SNAP's header, and privlab's) is the node count: when the lines
   name fewer than N ids and every id is an integer in 0..N−1, the missing ids are read as
   isolated nodes and reported (files from SNAP's tools and from privlab before isolated
-  nodes were listed have no one-id lines); any other disagreement with the count is
-  reported;
+  nodes were listed have no one-id lines; N up to 2^24, which bounds the memory a header
+  can claim); any other disagreement with the count is reported;
 * UTF-8 text; CRLF line ends are fine.
 
 Node ids become the graph's labels: integers (sorted numerically) when every id is the plain
@@ -46,7 +46,8 @@ from privlab.errors import InputError
 from privlab.io.atomic import atomic_path
 
 MARKUP_SUFFIXES = (".graphml", ".gml")
-_NODE_COUNT = re.compile(r"\bNodes:\s*(\d+)")
+_NODE_COUNT = re.compile(r"\bNodes:\s*(\d{1,18})\b")
+HEADER_NODES_LIMIT = 1 << 24  # a header count adds nodes to graphs of at most this many
 _NOT_IN_IDS = ",;"  # CSV separators: an id holding one is a misread line
 _NOT_A_TOKEN = re.compile("^[#%]|[\\s,;\ud800-\udfff]")  # what an edge-list id cannot hold
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # not in XML
@@ -213,7 +214,8 @@ class _Lines:
     declared: tuple[int, int] | None  # (node count, line) from the header
 
 
-def _parse(p: Path, lines: list[str]) -> _Lines:
+def _parse(p: Path, lines: list[str], separators: bool) -> _Lines:
+    """The lines by kind; ``separators``: the text holds a ',' or ';' (ids are checked)."""
     out = _Lines([], [], [], [], [], [], None)
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
@@ -225,7 +227,7 @@ def _parse(p: Path, lines: list[str]) -> _Lines:
                 out.declared = (int(found[1]), number)
             continue
         parts = stripped.split()
-        if any(c in token for token in parts[:2] for c in _NOT_IN_IDS):
+        if separators and any(c in token for token in parts[:2] for c in _NOT_IN_IDS):
             raise InputError(
                 f"{p}, line {number}: {stripped[:60]!r}: node ids are separated by tabs or "
                 "spaces and contain no ',' or ';' (a CSV file? replace its separators by tabs)"
@@ -286,7 +288,7 @@ def read_edges(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeL
     except UnicodeDecodeError as exc:
         raise InputError(f"{p}: not UTF-8 text ({exc.reason})") from None
     lines = text.splitlines()
-    parsed = _parse(p, lines)
+    parsed = _parse(p, lines, any(c in text for c in _NOT_IN_IDS))
     if not parsed.edge_at and not parsed.single_at:
         raise InputError(f"{p}: no nodes or edges (only comments or blank lines)")
     labels, codes = _labels_and_codes(p, lines, parsed)
@@ -294,7 +296,7 @@ def read_edges(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeL
     named = labels.size
     if (
         declared is not None and labels.dtype.kind == "i" and named < declared
-        and labels[0] >= 0 and labels[-1] < declared
+        and declared <= HEADER_NODES_LIMIT and labels[0] >= 0 and labels[-1] < declared
     ):  # fmt: skip
         codes, labels = labels[codes], np.arange(declared, dtype=np.int64)  # ids 0..N−1
     m = len(parsed.sources)
@@ -480,6 +482,7 @@ def write_markup(
 
 
 __all__ = [
+    "HEADER_NODES_LIMIT",
     "MARKUP_SUFFIXES",
     "EdgeList",
     "EdgeListReport",
