@@ -299,8 +299,6 @@ def audit_graph(
     details["subgraph"] = {k: v for k, v in sub.items() if k != "sizes"}
 
     # --- utility
-    if utility_sample == "auto":
-        utility_sample = None if max(original.n_nodes, release.n_nodes) <= 2000 else 256
     cmp = compare(original, release, sample=utility_sample, seed=seed)
     cd = cmp.to_dict()
     details["utility"] = cd
@@ -325,7 +323,7 @@ def audit_graph(
         "The release against the original on the graph utility metrics of `privlab graph "
         "utility`: scalars as release − original, centralities by their median over nodes, "
         "distributions by the Hellinger distance."
-        + (f" Path metrics from {utility_sample} sampled sources." if utility_sample else "")
+        + (f" Path metrics from {cmp.sample} sampled sources." if cmp.sample else "")
     )
     sec.add_table(
         [{"metric": n, "original": d["original"], "release": d["release"],
