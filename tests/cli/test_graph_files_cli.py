@@ -122,3 +122,17 @@ def test_ca_grqc_rsp_release_keeps_its_5242_nodes(tmp_path):
     for name in ("average_path_length", "diameter", "closeness_centrality", "nodes"):
         assert audit["metrics"][name] == util["metrics"][name], name
     assert np.isfinite(util["metrics"]["average_path_length"]["release"])
+
+
+def test_h1_risk_aligns_graphml_ids_that_are_not_sorted(tmp_path):
+    g = nx.relabel_nodes(nx.karate_club_graph(), lambda v: f"n{(v * 7) % 34:02d}")
+    original = tmp_path / "orig.graphml"
+    write_graph(g, original)  # file order n00, n07, n14, ...: not sorted
+    release = tmp_path / "rel.graphml"
+    runner.invoke(app, ["graph", "anonymize", str(original), "-s", "rad", "--fraction", "0.1",
+                        "--keep-ids", "-o", str(release), "--seed", "3"])  # fmt: skip
+    as_text = tmp_path / "orig.txt", tmp_path / "rel.txt"
+    for src, dst in zip((original, release), as_text, strict=True):
+        write_graph(read_graph(src).graph, dst)  # the same graphs as sorted edge lists
+    risk = _json("graph", "attack", "h1-risk", original, release, "--m", 3)
+    assert risk["buckets"] == _json("graph", "attack", "h1-risk", *as_text, "--m", 3)["buckets"]
