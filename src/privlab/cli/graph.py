@@ -346,7 +346,7 @@ def _sample_option(sample: str) -> int | str | None:
     value = sample.strip().lower()
     if value in ("auto", "all"):
         return None if value == "all" else "auto"
-    if value.isdigit() and int(value) >= 1:
+    if value.isdecimal() and int(value) >= 1:
         return int(value)
     raise ConfigError(f"--sample {sample!r}: give auto, all or a number of BFS sources ≥ 1")
 
