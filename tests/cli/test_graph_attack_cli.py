@@ -296,14 +296,27 @@ def test_propagate_on_a_folder_that_does_not_exist(tmp_path):
     assert result.exit_code == 2 and "nowhere: no such folder" in result.output
 
 
-def test_pair_folder_ids_survive_isolated_nodes(graphs, tmp_path):
-    """A node that lost all its edges has no line in aux.txt; pair.json keeps the count."""
+def test_pair_folder_files_hold_every_node(graphs, tmp_path):
+    """A node that lost all its edges is its id alone on a line of aux.txt."""
     out = tmp_path / "sparse"
     summary = _ok("pair", graphs[0], "--alpha-v", 1, "--alpha-e", 0.2, "--seed", 4, "-o", out)
-    listed = read_graph(out / "aux.txt").graph.n_nodes
-    assert listed < summary["aux_nodes"] == 34
+    aux = read_graph(out / "aux.txt").graph
+    assert aux.n_nodes == summary["aux_nodes"] == 34 and (aux.degrees() == 0).any()
+    lonely = [line for line in (out / "aux.txt").read_text().splitlines() if line.isdigit()]
+    assert sorted(map(int, lonely)) == np.flatnonzero(aux.degrees() == 0).tolist()
     res = _ok("attack", "propagate", out, "--seeds", 3)
     assert res["true_pairs"] == 34 and np.isfinite(res["seconds"])
+
+
+def test_pair_folder_without_node_lines_is_still_read(graphs, tmp_path):
+    """Folders written before nodes without edges had lines: pair.json gives the count."""
+    out = tmp_path / "old"
+    _ok("pair", graphs[0], "--alpha-v", 1, "--alpha-e", 0.2, "--seed", 4, "-o", out)
+    for side in ("aux.txt", "san.txt"):
+        text = (out / side).read_text().split("# Nodes without edges")[0]
+        (out / side).write_text(text.replace("Nodes:", "Vertices:"))  # no count either
+    res = _ok("attack", "propagate", out, "--seeds", 3)
+    assert res["true_pairs"] == 34
 
 
 # ============================================================================ learned

@@ -103,7 +103,8 @@ def test_bad_input_exits_2_and_writes_nothing(karate, tmp_path, args, message):
 
 def test_malformed_line_is_named(tmp_path):
     bad = tmp_path / "bad.txt"
-    bad.write_text("1 2\n2 3 4\n")
+    bad.write_text("1 2\n2,3\n")  # a third column is a weight now; a comma is not an id
     result = runner.invoke(app, ["graph", "anonymize", str(bad), "-s", "naive", "-o",
                                  str(tmp_path / "o.txt")])  # fmt: skip
     assert result.exit_code == 2 and "line 2" in result.output
+    assert not (tmp_path / "o.txt").exists()

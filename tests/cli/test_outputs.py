@@ -264,3 +264,12 @@ def test_a_folder_output_replaces_only_its_own_kind(work, tmp_path):
     again = run("demo", "--rows", 200, "-o", out)
     assert again.exit_code == 2 and "--overwrite" in again.output
     assert run("demo", "--rows", 200, "-o", out, "--overwrite").exit_code == 0
+
+
+def test_a_graphml_release_written_with_its_mapping_is_graphml(work, tmp_path):
+    release, mapping = tmp_path / "release.graphml", tmp_path / "mapping.csv"
+    result = run("graph", "anonymize", work["root"] / "g.txt", "-s", "naive", "-o", release,
+                 "--mapping", mapping)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert nx.read_graphml(release).number_of_nodes() == 34
+    assert pl.read_csv(mapping).height == 34

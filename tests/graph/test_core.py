@@ -50,21 +50,6 @@ def test_reader_reports_loops_and_duplicates_with_lines(tmp_path):
     assert directed.graph.n_edges == 3 and directed.report.duplicates == 0
 
 
-@pytest.mark.parametrize(
-    ("content", "match"),
-    [
-        ("1 2\n3\n", "line 2: expected two node ids"),
-        ("1 2 5\n", "line 1"),
-        ("# only comments\n", "no edges"),
-    ],
-)
-def test_reader_errors_name_the_line(tmp_path, content, match):
-    path = tmp_path / "bad.txt"
-    path.write_text(content)
-    with pytest.raises(InputError, match=match):
-        read_graph(path)
-
-
 def test_string_ids_and_round_trip(tmp_path):
     path = tmp_path / "names.txt"
     path.write_text("alice bob\nbob carol\n")

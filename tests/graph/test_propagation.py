@@ -253,8 +253,8 @@ def test_graph_and_truth_errors():
     directed = Graph.from_edges(3, [(0, 1)], directed=True)
     with pytest.raises(InputError, match="undirected"):
         propagate(directed, g, [(0, 0)], 0.1)
-    with pytest.raises(InputError, match="Graph"):
-        propagate(nx.path_graph(3), g, [(0, 0)], 0.1)
+    with pytest.raises(InputError, match="expected a privlab Graph, a networkx graph"):
+        propagate([(0, 1)], g, [(0, 0)], 0.1)  # networkx and igraph graphs are taken
     with pytest.raises(InputError, match="truth"):
         propagate(g, g, [(0, 0)], 0.1, truth=np.arange(3))
     with pytest.raises(InputError, match="unknown in G2"):

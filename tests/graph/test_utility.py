@@ -457,3 +457,11 @@ def test_ca_grqc_matches_snap_statistics(grqc_graph):
     lengths = path_lengths(grqc_graph)
     assert lengths.diameter == 17
     assert lengths.effective_diameter() == pytest.approx(7.6, abs=0.01)
+
+
+def test_compare_auto_samples_above_2000_nodes_only():
+    small, large = nx.path_graph(2000), nx.path_graph(2001)
+    assert compare(small, small, sample="auto", metrics=["diameter"]).sample is None
+    auto = compare(large, large, sample="auto", seed=0, metrics=["diameter"])
+    assert auto.sample == 256 and auto["diameter"].sampled
+    assert auto["diameter"].release == compare(large, large, sample=256, seed=0)["diameter"].release

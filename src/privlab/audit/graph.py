@@ -23,13 +23,14 @@ from privlab.graph.attacks.refinement import (
     vertex_refinement,
 )
 from privlab.graph.attacks.subgraph import SubgraphMatcher, gather_edge_facts
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 from privlab.graph.utility import compare
 from privlab.report import Report, plots
 
 
 def edge_overlap(original: Graph, release: Graph) -> float:
     """|E_original ∩ E_release| / |E_original|, on node ids (1.0 for an edgeless original)."""
+    original, release = as_graph(original, "original"), as_graph(release, "release")
     if original.n_nodes != release.n_nodes:
         return 0.0
     n = original.n_nodes
@@ -89,10 +90,9 @@ def audit_graph(
     release (a relabelled release keeps almost none).  Undirected graphs only.
     """
     th = thresholds or Thresholds()
+    release = as_graph(release, "the graph audit (release)", undirected=True)
+    original = as_graph(original, "the graph audit (original)", undirected=True)
     for name, g in (("release", release), ("original", original)):
-        if not isinstance(g, Graph):
-            raise InputError(f"{name}: expected a privlab Graph, got {type(g).__name__}")
-        g.require_undirected("the graph audit")
         if g.n_nodes == 0:
             raise InputError(f"{name}: the graph has no nodes")
     facts = sorted({int(b) for b in facts})
@@ -299,8 +299,6 @@ def audit_graph(
     details["subgraph"] = {k: v for k, v in sub.items() if k != "sizes"}
 
     # --- utility
-    if utility_sample == "auto":
-        utility_sample = None if max(original.n_nodes, release.n_nodes) <= 2000 else 256
     cmp = compare(original, release, sample=utility_sample, seed=seed)
     cd = cmp.to_dict()
     details["utility"] = cd
@@ -325,7 +323,7 @@ def audit_graph(
         "The release against the original on the graph utility metrics of `privlab graph "
         "utility`: scalars as release − original, centralities by their median over nodes, "
         "distributions by the Hellinger distance."
-        + (f" Path metrics from {utility_sample} sampled sources." if utility_sample else "")
+        + (f" Path metrics from {cmp.sample} sampled sources." if cmp.sample else "")
     )
     sec.add_table(
         [{"metric": n, "original": d["original"], "release": d["release"],

@@ -39,8 +39,9 @@ def detect_kind(path: Path) -> str:
 
     By suffix (``.csv .tsv .parquet .pq .xlsx .xlsm`` → table; ``.graphml .gml .txt .edges
     .edgelist .el .snap`` → graph; a compressed file by the suffix before ``.gz``/``.zst``);
-    otherwise by the first line that is not a ``#`` comment: two or three numeric tokens make
-    an edge list, anything else a table header.
+    otherwise by the first line that is not a ``#`` comment: numbers separated by whitespace
+    (an edge list's ids, one for a node without edges, and any weight columns) or two or
+    three comma-separated numbers make an edge list, anything else a table header.
     """
     if not path.exists():
         raise InputError(f"{path}: not found")
@@ -64,7 +65,8 @@ def detect_kind(path: Path) -> str:
                 if line.strip() and not line.lstrip().startswith(("#", "%")):
                     tokens = re.split(r"[\s,;]+", line.strip())
                     numeric = all(re.fullmatch(r"[-+]?\d+(\.\d*)?", t) for t in tokens)
-                    return "graph" if numeric and len(tokens) in (2, 3) else "table"
+                    spaced = not re.search(r"[,;]", line)
+                    return "graph" if numeric and (spaced or len(tokens) in (2, 3)) else "table"
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc})") from None
     raise InputError(f"{path}: empty file")
@@ -87,11 +89,13 @@ def _hierarchy_files(directory: Path, qi: list[str]) -> list[str]:
 
 
 def _aligned_release(original: Any, release: Any, mapping: Path | None) -> Any:
-    """The release on the original's node indices when its labels name original nodes.
+    """The release on the original's node indices when its labels name the original's
+    nodes one-to-one.
 
     Labels are compared as text; with ``mapping`` (``release_id,original`` CSV from
     ``privlab graph anonymize --mapping``) release labels are translated first.  Returns
-    the release unchanged when some release node names no original node.
+    the release unchanged when the node sets differ (no node is invented: the utility
+    metrics stay those of ``privlab graph utility`` on the same files).
     """
     from privlab.graph.core import Graph
 
@@ -117,7 +121,7 @@ def _aligned_release(original: Any, release: Any, mapping: Path | None) -> Any:
             )
         rel_labels = [str(translate[lab]) for lab in rel_labels]
     perm = np.array([index.get(lab, -1) for lab in rel_labels], dtype=np.int64)
-    if (perm < 0).any() or np.unique(perm).size != perm.size:
+    if (perm < 0).any() or np.unique(perm).size != perm.size or perm.size != original.n_nodes:
         if mapping is not None:
             raise InputError(
                 f"--mapping {mapping}: it does not map the release's nodes one-to-one onto "
@@ -346,7 +350,7 @@ def _graph(
     meta: dict[str, Any],
 ):
     from privlab.audit import audit_graph
-    from privlab.graph.core import read_graph
+    from privlab.cli.graph_attack import read_input  # the reader of `privlab graph utility`
 
     try:
         fact_list = [int(x) for x in facts.split(",") if x.strip()]
@@ -358,8 +362,8 @@ def _graph(
         raise ConfigError("--mapping aligns the node ids; it cannot go with --no-aligned-ids")
     if mapping is not None and not mapping.is_file():
         raise InputError(f"--mapping {mapping}: not found")
-    orig = read_graph(original).graph
-    rel = read_graph(release).graph
+    orig = read_input(original).graph
+    rel = read_input(release).graph
     if not no_aligned:
         rel = _aligned_release(orig, rel, mapping)
     return audit_graph(

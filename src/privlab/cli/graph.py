@@ -27,6 +27,7 @@ from privlab.cli.common import (
 )
 from privlab.cli.diagnostics import NonPrivateDiagnostics, attach, print_section
 from privlab.cli.graph_attack import (
+    GRAPH_FILE_HELP,
     attack_app,
     check_pair_output,
     emit,
@@ -174,10 +175,14 @@ JsonOut = Annotated[bool, typer.Option("--json", help="Print the summary as JSON
 @app.command()
 @exits_on_bad_input
 def anonymize(
-    input: Path = typer.Argument(..., help="SNAP edge list (two ids per line, # comments)."),
+    input: Path = typer.Argument(..., help=f"The graph: {GRAPH_FILE_HELP}"),
     scheme: str = typer.Option(..., "--scheme", "-s", help="The scheme. " + _scheme_help()),
     output: Path = typer.Option(
-        ..., "--output", "-o", help="Where to write the release (edge list; - for stdout)."
+        ...,
+        "--output",
+        "-o",
+        help="Where to write the release: an edge list (nodes without edges on lines of their "
+        "own; - for stdout), or GraphML / GML by the suffix .graphml / .gml.",
     ),
     fraction: Fraction = None,
     k: KOption = None,
@@ -263,7 +268,7 @@ def anonymize(
         originals = original_labels[secret] if original_labels is not None else secret
         # the release and its secret mapping are published together or not at all
         with atomic_paths([output, mapping]) as (release_path, mapping_path):
-            write_graph(released_graph, release_path, header=header)
+            write_graph(released_graph, release_path, header=header, named=output)
             write_table(pl.DataFrame({"release_id": np.arange(secret.size),
                                       "original": originals}), mapping_path)  # fmt: skip
         summary["mapping"] = str(mapping)
@@ -282,7 +287,7 @@ def anonymize(
 @app.command()
 @exits_on_bad_input
 def pair(
-    input: Path = typer.Argument(..., help="The source graph (SNAP edge list, undirected)."),
+    input: Path = typer.Argument(..., help=f"The source graph, undirected: {GRAPH_FILE_HELP}"),
     output: Path = typer.Option(..., "--output", "-o", help="The folder to write the pair to."),
     alpha_v: float | None = typer.Option(
         None, "--alpha-v", help="Node overlap α_V in (0, 1]: Jaccard of the two node sets."
@@ -314,7 +319,8 @@ def pair(
 ) -> None:
     """Split a graph into an auxiliary and a sanitized graph with a known ground truth.
 
-    Writes OUTPUT/aux.txt and OUTPUT/san.txt (edge lists on nodes 0..n−1), OUTPUT/truth.csv
+    Writes OUTPUT/aux.txt and OUTPUT/san.txt (edge lists on nodes 0..n−1, nodes without
+    edges on lines of their own), OUTPUT/truth.csv
     (aux,san: the common nodes) and OUTPUT/pair.json, all at once (temporary folder, rename).
     """
     from privlab.graph.pairs import sample_pair, secgraph_pair
@@ -348,29 +354,49 @@ def pair(
 @app.command()
 @exits_on_bad_input
 def utility(
-    original: Path = typer.Argument(..., help="The original graph (edge list)."),
-    release: Path = typer.Argument(..., help="The released graph (edge list)."),
+    original: Path = typer.Argument(..., help=f"The original graph: {GRAPH_FILE_HELP}"),
+    release: Path = typer.Argument(..., help="The released graph (same formats)."),
     metric: list[str] = typer.Option(
         [], "--metric", "-m", help="Metric (repeatable; default all that apply)."
     ),
-    sample: int | None = typer.Option(
-        None, "--sample", help="BFS-based metrics from this many random sources (faster)."
+    sample: str = typer.Option(
+        "auto",
+        "--sample",
+        help="BFS sources of the path metrics, closeness and betweenness: auto (every node up "
+        "to 2,000 nodes, else 256 random ones, as privlab audit), all (exact) or a number.",
     ),
-    seed: int | None = typer.Option(None, "--seed", help="Seed for --sample."),
+    seed: int = typer.Option(
+        0, "--seed", help="Seed of the sampled sources (0, as in privlab audit)."
+    ),
     directed: bool = typer.Option(False, "--directed", help="Read both graphs as directed."),
     json_out: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
 ) -> None:
-    """Compare a release with the original on the graph utility metrics."""
+    """Compare a release with the original on the graph utility metrics.
+
+    The numbers are those of `privlab audit` on the same two files (same reader, same
+    sampling rule and seed).
+    """
     from privlab.graph.utility import compare
 
-    a = read_graph(original, directed=directed)
-    b = read_graph(release, directed=directed)
+    sources = _sample_option(sample)
+    a = read_input(original, directed=directed)
+    b = read_input(release, directed=directed)
     with err_console.status("computing the utility metrics of both graphs …", spinner="dots"):
-        result = compare(a.graph, b.graph, metrics=metric or None, sample=sample, seed=seed)
+        result = compare(a.graph, b.graph, metrics=metric or None, sample=sources, seed=seed)
     if json_out:
         print_json({"original": str(original), "release": str(release), **result.to_dict()})
         return
     typer.echo(result.to_markdown())
+
+
+def _sample_option(sample: str) -> int | str | None:
+    """``--sample``: "auto", "all" (exact: None) or a number of sources ≥ 1."""
+    value = sample.strip().lower()
+    if value in ("auto", "all"):
+        return None if value == "all" else "auto"
+    if value.isdecimal() and int(value) >= 1:
+        return int(value)
+    raise ConfigError(f"--sample {sample!r}: give auto, all or a number of BFS sources ≥ 1")
 
 
 app.add_typer(attack_app, name="attack")

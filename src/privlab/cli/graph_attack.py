@@ -15,8 +15,9 @@ To add an attack, write one more ``@attack_app.command()`` function here (decora
 for candidate-set sizes, :func:`bucket_table`.
 
 The pair folder (written by ``privlab graph pair``, read by ``propagate``): ``aux.txt`` and
-``san.txt``, SNAP edge lists whose ids are the node numbers 0..n−1 (a node without edges has
-no line; ``pair.json`` gives the node counts), ``truth.csv`` with columns ``aux,san`` (one
+``san.txt``, edge lists whose ids are the node numbers 0..n−1 (a node without edges is its id
+alone on a line, as :func:`privlab.io.edgelist.write_edges` writes every graph; ``pair.json``
+also gives the node counts), ``truth.csv`` with columns ``aux,san`` (one
 row per common node, the secret ground truth) and ``pair.json`` (the generator's
 parameters and the counts).  The folder is written into a temporary folder next to it and
 renamed, so it is complete or absent.
@@ -60,6 +61,10 @@ attack_app = typer.Typer(
 )
 
 PAIR_FILES = ("aux.txt", "san.txt", "truth.csv", "pair.json")
+GRAPH_FILE_HELP = (
+    "an edge list (two ids per line, one id for a node without edges, # comments; extra "
+    "columns ignored), GraphML (.graphml) or GML (.gml)."
+)
 JSON_HELP = "Print the result as JSON (progress, if any, goes to stderr)."
 
 
@@ -142,7 +147,7 @@ def write_pair_dir(
         for side, g in (("aux", made.aux), ("san", made.san)):
             header = (
                 f"privlab graph pair: the {'auxiliary' if side == 'aux' else 'sanitized'} graph "
-                f"of {source.name}\nNodes 0..{g.n_nodes - 1}; a node without edges has no line"
+                f"of {source.name}, nodes 0..{g.n_nodes - 1}"
             )
             write_graph(Graph(g.indptr, g.indices, False), tmp / f"{side}.txt", header=header)
         write_table(pl.DataFrame({"aux": made.truth_aux, "san": made.truth_san}),
@@ -205,7 +210,8 @@ def read_pair_dir(folder: Path) -> PairFolder:
 
 
 def _numbered_graph(path: Path, n_nodes: Any) -> Graph:
-    """The edge list as a graph whose node v is the id v written in the file."""
+    """The edge list as a graph whose node v is the id v written in the file (pair.json's
+    count adds the nodes without edges of folders written before they had lines)."""
     read = read_input(path)
     labels = read.graph.labels
     if labels is None or not np.issubdtype(labels.dtype, np.integer) or labels.min() < 0:
@@ -370,8 +376,9 @@ def _on_nodes_of(original: Graph, release: Graph, path: Path) -> Graph:
     a, b = original.labels, release.labels
     if a is None or b is None or a.dtype.kind != b.dtype.kind:
         raise InputError(f"{path}: its node ids are not of the same kind as the original's")
-    pos = np.searchsorted(a, b)  # labels read from edge lists are sorted
-    ok = (pos < a.size) & (a[np.minimum(pos, a.size - 1)] == b)
+    order = np.argsort(a, kind="stable")  # sorted from edge lists, file order from GraphML
+    at = np.minimum(np.searchsorted(a[order], b), a.size - 1)
+    pos, ok = order[at], a[order[at]] == b
     if not ok.all():
         raise InputError(
             f"{path}: node {b[np.argmin(ok)]} is not in the original graph; the release must "

@@ -5,7 +5,8 @@ A :class:`Graph` has nodes 0..n−1 and, per node, its sorted neighbour list
 each edge in both rows; directed graphs store out-neighbours.  The graph is simple: no
 self-loops, no parallel edges (readers report and remove them, they never keep them
 silently).  ``labels`` keeps the original node ids (from a file or a networkx/igraph graph)
-so results can be mapped back.
+so results can be mapped back.  :func:`as_graph` turns a networkx or igraph graph into a
+Graph; every public graph function accepts all three through it.
 
 Model: seed 000 §2.9 (simple graphs).
 Building from m edges costs O(m log m); degrees O(n); an edge test O(log d).
@@ -22,10 +23,12 @@ import numpy as np
 from privlab.errors import InputError
 from privlab.io.edgelist import (
     EdgeListReport,
+    is_markup,
     loops_and_duplicates,
     read_edges,
     read_markup,
     write_edges,
+    write_markup,
 )
 
 
@@ -184,16 +187,43 @@ def _labels(nodes: list[Any]) -> np.ndarray:
     return arr
 
 
-def read_graph(path: str | os.PathLike[str], *, directed: bool = False) -> GraphFile:
-    """Read a SNAP edge list (:func:`privlab.io.edgelist.read_edges`), or GraphML / GML by
-    suffix (:func:`privlab.io.edgelist.read_markup`), into a Graph.
+def as_graph(obj: Any, what: str = "graph", *, undirected: bool = False) -> Graph:
+    """A privlab Graph from a Graph (returned as is), a networkx graph or an igraph graph.
 
-    Self-loops and repeated edges are removed and reported in ``.report`` (count, and the
-    first line number for edge lists); malformed lines raise InputError with the line.
-    O(m log m).
+    Every public graph function calls this on its graph arguments, so each accepts all
+    three.  Nodes are numbered in networkx's ``g.nodes()`` order (igraph: vertex order) and
+    the ids become ``labels``; node arguments and results of the functions are those
+    numbers.  ``what`` names the caller in error messages; ``undirected=True`` rejects a
+    directed graph with an InputError naming it.  O(1) for a Graph, O(m log m) otherwise.
     """
-    suffix = os.fspath(path).lower().rsplit(".", 1)[-1]
-    reader = read_markup if suffix in ("graphml", "gml") else read_edges
+    if isinstance(obj, Graph):
+        g = obj
+    else:
+        root = type(obj).__module__.split(".", 1)[0]
+        if root == "networkx":
+            g = Graph.from_networkx(obj)
+        elif root == "igraph":
+            g = Graph.from_igraph(obj)
+        else:
+            raise InputError(
+                f"{what}: expected a privlab Graph, a networkx graph or an igraph graph, "
+                f"got {type(obj).__name__} (build one with Graph.from_edges or read_graph)"
+            )
+    if undirected:
+        g.require_undirected(what)
+    return g
+
+
+def read_graph(path: str | os.PathLike[str], *, directed: bool = False) -> GraphFile:
+    """Read an edge list (:func:`privlab.io.edgelist.read_edges`: two ids per line for an
+    edge, one for a node without edges), or GraphML / GML by suffix
+    (:func:`privlab.io.edgelist.read_markup`), into a Graph with every node.
+
+    Self-loops, repeated edges and ignored columns are removed and reported in ``.report``
+    (count, and the first line number for edge lists); malformed lines raise InputError with
+    the line.  O(m log m).
+    """
+    reader = read_markup if is_markup(path) else read_edges
     data = reader(path, directed=directed)
     graph = Graph.from_edges(data.labels.size, data.edges, directed=directed, labels=data.labels)
     return GraphFile(graph, data.report)
@@ -207,12 +237,26 @@ class GraphFile:
     report: EdgeListReport
 
 
-def write_graph(graph: Graph, path: str | os.PathLike[str], *, header: str | None = None):
-    """Write ``graph`` as a SNAP edge list (labels if it has them), atomically.  O(m)."""
-    return write_edges(
-        path, graph.edges(), graph.labels, n_nodes=graph.n_nodes, directed=graph.directed,
-        header=header,
-    )  # fmt: skip
+def write_graph(
+    graph: Any,
+    path: str | os.PathLike[str],
+    *,
+    header: str | None = None,
+    named: str | os.PathLike[str] | None = None,
+):
+    """Write ``graph`` atomically, every node included: GraphML or GML by suffix
+    (:func:`privlab.io.edgelist.write_markup`), otherwise an edge list whose nodes without
+    edges are on lines of their own (:func:`privlab.io.edgelist.write_edges`, which
+    documents the format).  Ids are the labels if the graph has them, else 0..n−1;
+    :func:`read_graph` reads back the same nodes, labels and edges.  ``named``: the final
+    name whose suffix decides the format, when ``path`` is a temporary file.  O(n + m).
+    """
+    g = as_graph(graph, f"write_graph({os.fspath(path)!r})")
+    args = (path, g.edges(), g.labels)
+    kwargs = {"n_nodes": g.n_nodes, "directed": g.directed, "header": header}
+    if is_markup(named or path):
+        return write_markup(*args, **kwargs, named=named)
+    return write_edges(*args, **kwargs)
 
 
-__all__ = ["Graph", "GraphFile", "read_graph", "write_graph"]
+__all__ = ["Graph", "GraphFile", "as_graph", "read_graph", "write_graph"]

@@ -39,7 +39,7 @@ from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InputError
 from privlab.graph.anonymize.naive import naive_anonymize
 from privlab.graph.anonymize.perturb import random_sparsification
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,7 +109,7 @@ def sample_pair(
     ConfigError for α outside (0, 1]; InputError for a directed graph or when the rounding
     leaves no common node.  O(n + m log m) plus the scheme.
     """
-    graph.require_undirected("the graph-pair generator (seed 004 §2.2)")
+    graph = as_graph(graph, "the graph-pair generator (seed 004 §2.2)", undirected=True)
     av = _check_alpha(alpha_v, "alpha_v")
     ae = _check_alpha(alpha_e, "alpha_e")
     n = graph.n_nodes
@@ -188,7 +188,7 @@ def secgraph_pair(graph: Graph, p: float = 0.9, *, seed: Any = None) -> GraphPai
     (nodes outside the root's component keep their ids too; SecGraph's files would drop
     the isolated ones).  ConfigError unless 0 ≤ p ≤ 1; InputError if directed.  O(n + m).
     """
-    graph.require_undirected("SecGraph's pair generator")
+    graph = as_graph(graph, "SecGraph's pair generator", undirected=True)
     if isinstance(p, bool) or not isinstance(p, Real) or not (0.0 <= float(p) <= 1.0):
         raise ConfigError(f"p = {p!r}: give the edge-keeping probability, a number in [0, 1]")
     rng = secure_generator(seed)

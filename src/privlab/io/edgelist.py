@@ -1,21 +1,42 @@
-"""SNAP-style edge lists: read (with self-loops and duplicates reported) and write atomically.
+"""Edge lists (SNAP's format, keeping every node) and GraphML / GML: read with every clean-up
+reported, write atomically.
 
-Format (snap.stanford.edu): one edge per line, two node ids separated by tabs or spaces;
-lines starting with ``#`` (or ``%``) are comments; CRLF line ends are fine.  Node ids may be
-integers or any other token; they become the graph's labels (integers sorted numerically,
-other tokens in sorted order) and nodes are numbered 0..n−1 in that order.
+The edge-list format (snap.stanford.edu, plus one-id lines so that no node is lost):
+
+* a line with two node ids separated by tabs or spaces is an edge; columns after the two ids
+  (a weight, a timestamp) are ignored and reported: privlab graphs are unweighted;
+* a line with one id is a node: this is how nodes without edges (isolated nodes) are
+  written;
+* lines starting with ``#`` or ``%`` are comments.  A comment before the first data line
+  that gives ``Nodes: N`` (SNAP's header, and privlab's) is the node count: when the lines
+  name fewer than N ids and every id is an integer in 0..N−1, the missing ids are read as
+  isolated nodes and reported (files from SNAP's tools and from privlab before isolated
+  nodes were listed have no one-id lines; N up to 2^24, which bounds the memory a header
+  can claim); any other disagreement with the count is reported;
+* UTF-8 text; CRLF line ends are fine.
+
+Node ids become the graph's labels: integers (sorted numerically) when every id is the plain
+decimal form of an int64 (``7``, not ``007`` or ``+7``), otherwise text (sorted); nodes are
+numbered 0..n−1 in that order.  GraphML and GML node ids follow the same rule, in file order.
 
 Self-loops and repeated edges (in an undirected graph, u v and v u are the same edge) are
 **removed and reported** with their count and first line number — never silently kept, as
 privlab's graphs are simple.  A malformed line is an :class:`~privlab.errors.InputError`
-naming the file and line.  Reading m lines costs O(m log m);
-:func:`privlab.graph.core.read_graph` builds the graph.
+naming the file and line: an id with a comma or semicolon in it (a CSV file?), or words on
+the first line above integer ids on every other line (a column header?).  Reading m lines
+costs O(m log m); :func:`privlab.graph.core.read_graph` builds the graph.
+
+Other tools and privlab's edge lists: networkx's ``read_edgelist`` and SNAP's
+``LoadEdgeList`` skip the one-id lines, so they read the same edges but lose the isolated
+nodes; igraph's ``Read_Edgelist`` and ``Read_Ncol`` take no ``#`` comments.  GraphML keeps
+every node in every library (:func:`write_markup`).
 """
 
 from __future__ import annotations
 
 import io
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +46,18 @@ import numpy as np
 from privlab.errors import InputError
 from privlab.io.atomic import atomic_path
 from privlab.io.outputs import is_stdout, stdout_binary
+
+MARKUP_SUFFIXES = (".graphml", ".gml")
+_NODE_COUNT = re.compile(r"\bNodes:\s*(\d{1,18})\b")
+HEADER_NODES_LIMIT = 1 << 24  # a header count adds nodes to graphs of at most this many
+_NOT_IN_IDS = ",;"  # CSV separators: an id holding one is a misread line
+_NOT_A_TOKEN = re.compile("^[#%]|[\\s,;\ud800-\udfff]")  # what an edge-list id cannot hold
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # not in XML
+
+
+def is_markup(path: str | os.PathLike[str]) -> bool:
+    """True for a GraphML or GML file name (by suffix), False for an edge list."""
+    return Path(path).suffix.lower() in MARKUP_SUFFIXES
 
 
 def loops_and_duplicates(e: np.ndarray, directed: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -64,7 +97,12 @@ def simplify_edges(edges: Any, *, directed: bool = False) -> Simplified:
 
 @dataclass(frozen=True)
 class EdgeListReport:
-    """What reading an edge list found: lines, and the self-loops and repeats removed."""
+    """What reading a graph file found: lines, nodes, edges, and every clean-up done.
+
+    ``extra_columns``: lines whose columns after the two ids were ignored;
+    ``declared_nodes``: the header's node count (``header_line``), ``nodes_from_header``:
+    isolated nodes added from it; ``isolated``: nodes without edges in the graph read.
+    """
 
     path: str
     lines: int
@@ -75,6 +113,12 @@ class EdgeListReport:
     duplicates: int
     first_self_loop_line: int | None
     first_duplicate_line: int | None
+    isolated: int = 0
+    extra_columns: int = 0
+    first_extra_column_line: int | None = None
+    declared_nodes: int | None = None
+    header_line: int | None = None
+    nodes_from_header: int = 0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -82,15 +126,20 @@ class EdgeListReport:
             "lines": self.lines,
             "nodes": self.nodes,
             "edges": self.edges,
+            "isolated_nodes": self.isolated,
             "directed": self.directed,
             "self_loops_removed": self.self_loops,
             "duplicates_removed": self.duplicates,
             "first_self_loop_line": self.first_self_loop_line,
             "first_duplicate_line": self.first_duplicate_line,
+            "extra_columns_ignored": self.extra_columns,
+            "first_extra_column_line": self.first_extra_column_line,
+            "declared_nodes": self.declared_nodes,
+            "nodes_from_header": self.nodes_from_header,
         }
 
     def warnings(self) -> list[str]:
-        """One sentence per kind of removed line (empty when the file was simple)."""
+        """One sentence per kind of clean-up (empty when the file was read as written)."""
         out = []
         if self.self_loops:
             out.append(
@@ -102,6 +151,25 @@ class EdgeListReport:
             out.append(
                 f"{self.path}: removed {self.duplicates} {kind}, first on line "
                 f"{self.first_duplicate_line}"
+            )
+        if self.extra_columns:
+            out.append(
+                f"{self.path}: ignored the columns after the two node ids on "
+                f"{self.extra_columns} line(s), first on line {self.first_extra_column_line} "
+                "(weights or timestamps?): privlab graphs are unweighted"
+            )
+        if self.nodes_from_header:
+            out.append(
+                f"{self.path}: the header (line {self.header_line}) counts "
+                f"{self.declared_nodes} nodes and the lines name "
+                f"{self.nodes - self.nodes_from_header} of the ids 0..{self.nodes - 1}; the "
+                f"other {self.nodes_from_header} are read as nodes without edges"
+            )
+        elif self.declared_nodes is not None and self.declared_nodes != self.nodes:
+            out.append(
+                f"{self.path}: the header (line {self.header_line}) counts "
+                f"{self.declared_nodes} nodes but the file names {self.nodes}; read "
+                f"{self.nodes} (list a node without edges as its id alone on a line)"
             )
         return out
 
@@ -115,8 +183,105 @@ class EdgeList:
     report: EdgeListReport
 
 
+def integer_ids(tokens: np.ndarray) -> np.ndarray | None:
+    """``tokens`` (text) as int64 if every one is the plain decimal form of an int64, else
+    None: ``"7"`` is an integer id, ``"007"``, ``"+7"`` and ``"7.0"`` are text.  O(n)."""
+    if tokens.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    try:
+        ints = tokens.astype(np.int64)
+    except (ValueError, OverflowError):
+        return None
+    return ints if np.array_equal(ints.astype(str), tokens) else None
+
+
+def node_labels(ids: list[Any]) -> np.ndarray:
+    """Labels for node ids read from a file, in their order: int64 when every id is an integer
+    written plainly (:func:`integer_ids`), otherwise the text."""
+    tokens = np.array([str(v) for v in ids], dtype=str)
+    ints = integer_ids(tokens)
+    return ints if ints is not None else tokens
+
+
+@dataclass
+class _Lines:
+    """The data lines of an edge list, by kind, with their line numbers."""
+
+    sources: list[str]
+    targets: list[str]
+    edge_at: list[int]
+    singles: list[str]
+    single_at: list[int]
+    extra_at: list[int]
+    declared: tuple[int, int] | None  # (node count, line) from the header
+
+
+def _parse(p: Path, lines: list[str], separators: bool) -> _Lines:
+    """The lines by kind; ``separators``: the text holds a ',' or ';' (ids are checked)."""
+    out = _Lines([], [], [], [], [], [], None)
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped[0] in "#%":
+            found = _NODE_COUNT.search(stripped)
+            if found and not out.edge_at and not out.single_at:
+                out.declared = (int(found[1]), number)
+            continue
+        parts = stripped.split()
+        if separators and any(c in token for token in parts[:2] for c in _NOT_IN_IDS):
+            raise InputError(
+                f"{p}, line {number}: {stripped[:60]!r}: node ids are separated by tabs or "
+                "spaces and contain no ',' or ';' (a CSV file? replace its separators by tabs)"
+            )
+        if len(parts) == 1:
+            out.singles.append(parts[0])
+            out.single_at.append(number)
+            continue
+        out.sources.append(parts[0])
+        out.targets.append(parts[1])
+        out.edge_at.append(number)
+        if len(parts) > 2:
+            out.extra_at.append(number)
+    return out
+
+
+def _header_row(tokens: np.ndarray, m: int, single_first: bool) -> bool:
+    """Whether the first data line is a column header left uncommented: an edge line whose
+    two ids are words (with a letter, like ``source target``) while every other id is an
+    integer.  ``tokens``: the m sources, the m targets, then the one-id lines;
+    ``single_first``: a one-id line comes first.  (:func:`write_edges` never writes such a
+    first line.)"""
+    if m < 2 or single_first:
+        return False
+    if not all(any(c.isalpha() for c in str(t)) for t in tokens[[0, m]]):
+        return False
+    rest = np.ones(tokens.size, dtype=bool)
+    rest[[0, m]] = False
+    return integer_ids(tokens[rest]) is not None
+
+
+def _labels_and_codes(p: Path, lines: list[str], parsed: _Lines) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted labels and every token's code; InputError for a header row of words."""
+    tokens = np.array(parsed.sources + parsed.targets + parsed.singles, dtype=str)
+    ints = integer_ids(tokens)
+    if ints is not None:
+        return np.unique(ints, return_inverse=True)
+    first_single, first_edge = (min(at, default=0) for at in (parsed.single_at, parsed.edge_at))
+    single_first = bool(parsed.single_at) and first_single < first_edge
+    if _header_row(tokens, len(parsed.sources), single_first):
+        first = parsed.edge_at[0]
+        raise InputError(
+            f"{p}, line {first}: {lines[first - 1].strip()[:60]!r} is not node ids, while "
+            "every other line holds integers: a column header? start it with # to make it a "
+            "comment"
+        )
+    return np.unique(tokens, return_inverse=True)
+
+
 def read_edges(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeList:
-    """Parse a SNAP edge list; see the module docstring."""
+    """Parse an edge list (SNAP's format with one-id lines for isolated nodes); see the
+    module docstring."""
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{p}: no such file")
@@ -124,31 +289,21 @@ def read_edges(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeL
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"{p}: not UTF-8 text ({exc.reason})") from None
-    sources, targets, line_of = [], [], []
     lines = text.splitlines()
-    for number, line in enumerate(lines, start=1):
-        stripped = line.strip()
-        if not stripped or stripped[0] in "#%":
-            continue
-        parts = stripped.split()
-        if len(parts) != 2:
-            raise InputError(
-                f"{p}, line {number}: expected two node ids separated by a tab or spaces, "
-                f"found {len(parts)} field(s): {stripped[:60]!r}"
-            )
-        sources.append(parts[0])
-        targets.append(parts[1])
-        line_of.append(number)
-    if not sources:
-        raise InputError(f"{p}: no edges (only comments or blank lines)")
-    tokens = np.array(sources + targets)
-    try:
-        labels, codes = np.unique(tokens.astype(np.int64), return_inverse=True)
-    except ValueError:
-        labels, codes = np.unique(tokens, return_inverse=True)
-    m = len(sources)
-    simple = simplify_edges(np.stack([codes[:m], codes[m:]], axis=1), directed=directed)
-    at = np.asarray(line_of)
+    parsed = _parse(p, lines, any(c in text for c in _NOT_IN_IDS))
+    if not parsed.edge_at and not parsed.single_at:
+        raise InputError(f"{p}: no nodes or edges (only comments or blank lines)")
+    labels, codes = _labels_and_codes(p, lines, parsed)
+    declared, header_line = parsed.declared or (None, None)
+    named = labels.size
+    if (
+        declared is not None and labels.dtype.kind == "i" and named < declared
+        and declared <= HEADER_NODES_LIMIT and labels[0] >= 0 and labels[-1] < declared
+    ):  # fmt: skip
+        codes, labels = labels[codes], np.arange(declared, dtype=np.int64)  # ids 0..N−1
+    m = len(parsed.sources)
+    simple = simplify_edges(np.stack([codes[:m], codes[m : 2 * m]], axis=1), directed=directed)
+    at = np.asarray(parsed.edge_at)
     report = EdgeListReport(
         path=str(p),
         lines=len(lines),
@@ -159,15 +314,26 @@ def read_edges(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeL
         duplicates=int(simple.duplicates.size),
         first_self_loop_line=int(at[simple.self_loops[0]]) if simple.self_loops.size else None,
         first_duplicate_line=int(at[simple.duplicates[0]]) if simple.duplicates.size else None,
+        isolated=_isolated(simple.edges, labels.size),
+        extra_columns=len(parsed.extra_at),
+        first_extra_column_line=parsed.extra_at[0] if parsed.extra_at else None,
+        declared_nodes=declared,
+        header_line=header_line,
+        nodes_from_header=int(labels.size - named),
     )
     return EdgeList(labels, simple.edges, report)
+
+
+def _isolated(edges: np.ndarray, n: int) -> int:
+    return int(n - np.unique(edges).size)
 
 
 def read_markup(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeList:
     """Read GraphML (``.graphml``) or GML (``.gml``) through networkx into an EdgeList.
 
-    Node ids become labels (in the file's node order); self-loops and repeated edges are
-    removed and counted as for edge lists (no line numbers: the formats are not
+    Node ids become labels (in the file's node order; integers when every id is one, as for
+    edge lists); every node, with or without edges, is kept.  Self-loops and repeated
+    edges are removed and counted as for edge lists (no line numbers: the formats are not
     line-oriented).  A file networkx cannot parse is an InputError naming it and the
     parser's message (which gives the line for XML).  O(file size + m log m).
     """
@@ -190,14 +356,45 @@ def read_markup(path: str | os.PathLike[str], *, directed: bool = False) -> Edge
     index = {v: i for i, v in enumerate(nodes)}
     raw = np.array([(index[u], index[v]) for u, v in g.edges()], dtype=np.int64).reshape(-1, 2)
     simple = simplify_edges(raw, directed=directed)
-    labels = np.asarray(nodes) if nodes else np.zeros(0, dtype=np.int64)
     report = EdgeListReport(
         path=str(p), lines=0, nodes=len(nodes), edges=int(simple.edges.shape[0]),
         directed=directed, self_loops=int(simple.self_loops.size),
         duplicates=int(simple.duplicates.size), first_self_loop_line=None,
-        first_duplicate_line=None,
+        first_duplicate_line=None, isolated=_isolated(simple.edges, len(nodes)),
     )  # fmt: skip
-    return EdgeList(labels, simple.edges, report)
+    return EdgeList(node_labels(nodes), simple.edges, report)
+
+
+def _id_texts(path: Path, labels: np.ndarray | None, n_nodes: int, *, one_token: bool) -> list[str]:
+    """Each node's id as written: its label as text, or its number.  InputError when two
+    labels have the same text, or (``one_token``) a label cannot be an edge-list id."""
+    if labels is None:
+        return [str(v) for v in range(n_nodes)]
+    texts = [str(v) for v in np.asarray(labels).tolist()]
+    bad = _NOT_A_TOKEN if one_token else _XML_INVALID
+    for t in texts:
+        if bad.search(t) or (one_token and not t):
+            rule, fix = (
+                ("one word without spaces, ',' or ';', not starting with # or %",
+                 f"write GraphML instead ({path.with_suffix('.graphml').name})")
+                if one_token else ("no control characters", "relabel the nodes")
+            )  # fmt: skip
+            raise InputError(
+                f"{path}: the node label {t[:60]!r} cannot be an id in this format ({rule}); {fix}"
+            )
+    if len(set(texts)) < len(texts):
+        seen: set[str] = set()
+        twice = ""
+        for t in texts:
+            if t in seen:
+                twice = t
+                break
+            seen.add(t)
+        raise InputError(
+            f"{path}: two nodes have the label {twice[:60]!r} (as text); a file needs distinct "
+            "ids — relabel the nodes"
+        )
+    return texts
 
 
 def write_edges(
@@ -209,43 +406,124 @@ def write_edges(
     directed: bool,
     header: str | None = None,
 ) -> Path:
-    """Write one ``u<TAB>v`` line per edge (labels if given), atomically (``-``: standard
-    output); ``header`` lines become ``#`` comments.  O(m)."""
+    """Write a graph as an edge list that keeps every node, atomically (``-``: standard
+    output).  O(n + m).
+
+    The file, which :func:`read_edges` reads back to the same nodes, labels and edges::
+
+        # <each line of header>
+        # Undirected graph: Nodes: 5 Edges: 2
+        0<TAB>1                 one line per edge (an undirected edge once)
+        1<TAB>2
+        # Nodes without edges, one id per line:
+        3                       one line per isolated node
+        4
+
+    Ids are the labels as text (node numbers 0..n−1 without labels); they read back as
+    integers when every id is a plain integer, so a text label ``"7"`` comes back as 7.  A
+    label that cannot be one edge-list id (empty, with whitespace, ``,`` or ``;``, or
+    starting with ``#`` or ``%``), or two labels with the same text, are an InputError:
+    write GraphML (:func:`write_markup`) for such labels.  Readers that take exactly two ids
+    per line (networkx ``read_edgelist``, SNAP ``LoadEdgeList``) skip the one-id lines and
+    lose the isolated nodes; the header's ``Nodes:`` count still gives their number.
+    """
     p = Path(path)
     e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    names = _id_texts(p, labels, n_nodes, one_token=True)
+    isolated = np.flatnonzero(np.bincount(e.ravel(), minlength=n_nodes) == 0).tolist()
+    if labels is not None:
+        ids = [names[v] for v in (*e[:, 0].tolist(), *e[:, 1].tolist(), *isolated)]
+        if _header_row(np.array(ids, dtype=str), e.shape[0], False):
+            e = e[[1, 0, *range(2, e.shape[0])]]  # else it would read as a column header
+    lines = _EdgeLines(e, names, labels is None, isolated, n_nodes, directed, header)
     if is_stdout(path):
         out = io.TextIOWrapper(stdout_binary(), encoding="utf-8", newline="\n")
         try:
-            _write_edge_lines(out, e, labels, n_nodes=n_nodes, directed=directed, header=header)
+            lines.write(out)
         finally:
             out.detach()
         return p
     with atomic_path(p) as tmp, tmp.open("w", encoding="utf-8", newline="\n") as fh:
-        _write_edge_lines(fh, e, labels, n_nodes=n_nodes, directed=directed, header=header)
+        lines.write(fh)
     return p
 
 
-def _write_edge_lines(
-    fh: Any, e: np.ndarray, labels: np.ndarray | None, *, n_nodes: int, directed: bool,
-    header: str | None,
-) -> None:  # fmt: skip
-    for line in (header or "").splitlines():
-        fh.write(f"# {line}\n")
-    kind = "Directed" if directed else "Undirected"
-    fh.write(f"# {kind} graph: Nodes: {n_nodes} Edges: {e.shape[0]}\n")
-    if labels is None:
-        np.savetxt(fh, e, fmt="%d", delimiter="\t")
-    else:
-        fh.writelines(f"{labels[u]}\t{labels[v]}\n" for u, v in e.tolist())
+@dataclass(frozen=True)
+class _EdgeLines:
+    """The lines of an edge-list file (see :func:`write_edges`)."""
+
+    edges: np.ndarray
+    names: list[str]
+    numbered: bool  #: the ids are the node numbers (written fast, with numpy)
+    isolated: list[int]
+    n_nodes: int
+    directed: bool
+    header: str | None
+
+    def write(self, fh: Any) -> None:
+        for line in (self.header or "").splitlines():
+            fh.write(f"# {line}\n")
+        kind = "Directed" if self.directed else "Undirected"
+        fh.write(f"# {kind} graph: Nodes: {self.n_nodes} Edges: {self.edges.shape[0]}\n")
+        if self.numbered:
+            np.savetxt(fh, self.edges, fmt="%d", delimiter="\t")
+        else:
+            fh.writelines(f"{self.names[u]}\t{self.names[v]}\n" for u, v in self.edges.tolist())
+        if self.isolated:
+            fh.write("# Nodes without edges, one id per line:\n")
+            fh.writelines(f"{self.names[v]}\n" for v in self.isolated)
+
+
+def write_markup(
+    path: str | os.PathLike[str],
+    edges: np.ndarray,
+    labels: np.ndarray | None = None,
+    *,
+    n_nodes: int,
+    directed: bool,
+    header: str | None = None,
+    named: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Write a graph as GraphML (``.graphml``) or GML (``.gml``) through networkx, atomically.
+
+    Every node is an element of its own, so nodes without edges survive in every reader
+    (networkx, igraph, Gephi, :func:`read_markup`).  Node ids are the labels as text (node
+    numbers 0..n−1 without labels; distinct, no control characters); ``header`` becomes the
+    graph attribute ``comment``.  ``named``: the final name that decides the format, when
+    ``path`` is a temporary file of :func:`privlab.io.atomic.atomic_paths`.  O(n + m).
+    """
+    import networkx as nx
+
+    p = Path(path)
+    suffix = Path(named or path).suffix.lower()
+    writer = {".graphml": nx.write_graphml, ".gml": nx.write_gml}.get(suffix)
+    if writer is None:
+        raise InputError(f"{p}: not a GraphML or GML file name; end it with .graphml or .gml")
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    names = _id_texts(p, labels, n_nodes, one_token=False)
+    g = nx.DiGraph() if directed else nx.Graph()
+    if header:
+        g.graph["comment"] = header
+    g.add_nodes_from(names)
+    g.add_edges_from((names[u], names[v]) for u, v in e.tolist())
+    with atomic_path(p) as tmp:
+        writer(g, tmp)
+    return p
 
 
 __all__ = [
+    "HEADER_NODES_LIMIT",
+    "MARKUP_SUFFIXES",
     "EdgeList",
     "EdgeListReport",
     "Simplified",
+    "integer_ids",
+    "is_markup",
     "loops_and_duplicates",
+    "node_labels",
     "read_edges",
     "read_markup",
     "simplify_edges",
     "write_edges",
+    "write_markup",
 ]

@@ -77,7 +77,7 @@ from privlab.dp.mechanisms import Release, geometric
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.dp.queries import check_k_edges
 from privlab.errors import ConfigError, InputError
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 
 #: Default cap on the number of edges a series may ask :func:`graph_from_dk2` to build.
 MAX_EDGES = 5_000_000
@@ -185,7 +185,7 @@ def dk2_series(graph: Graph) -> DK2Series:
     counting table over the cells (Mahadevan et al. 2006).  O(m) — O(m log m) when the
     largest degree exceeds max(√(8m), 1024).
     """
-    graph.require_undirected("the dK-2 series")
+    graph = as_graph(graph, "the dK-2 series", undirected=True)
     deg = graph.degrees().astype(np.int64)
     e = graph.edges()
     a, b = deg[e[:, 0]], deg[e[:, 1]]
@@ -381,6 +381,7 @@ def private_dk2(
     k = check_k_edges(k_edges)
     d = _check_max_degree(max_degree, k)
     tau = _check_threshold(threshold, eps, d, k)
+    graph = as_graph(graph, "the dK-2 series", undirected=True)
     _check_graph_degrees(graph, d, k)
     return _release(graph, eps, d, k, tau, secure_generator(seed), is_insecure_seed(seed))
 
@@ -654,6 +655,7 @@ def dp_dk2_graph(
             f"{_expected_noise_edges(eps, d, k, auto):,.1f} noise edges), a larger epsilon "
             "or a smaller max_degree"
         )
+    graph = as_graph(graph, "the dK-2 series", undirected=True)
     _check_graph_degrees(graph, d, k)
     rng = secure_generator(seed)
     release = _release(graph, eps, d, k, tau, rng, is_insecure_seed(seed))

@@ -82,7 +82,7 @@ from privlab.graph.anonymize.kdegree_sequence import (
     is_k_anonymous_sequence,
     supergraph_condition,
 )
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 from privlab.validate import check_choice, check_int
 
 CONSTRUCT_ORDERS = ("random", "highest", "lowest")
@@ -302,7 +302,7 @@ def supergraph(
     already its neighbours in Ê; ``unknown`` when there are not enough of them.  A node id
     is kept with every residual (thesis L6786–6828).  O(n + m + Σa).
     """
-    graph.require_undirected("SuperGraph")
+    graph = as_graph(graph, "SuperGraph", undirected=True)
     t = np.asarray(target, dtype=np.int64)
     n = graph.n_nodes
     if t.shape != (n,):
@@ -513,8 +513,8 @@ def greedy_swap(
     """
     check_choice(sampling, "sampling", SAMPLINGS)
     patience = check_int(patience, "patience", 1)
-    initial.require_undirected("GreedySwap")
-    original.require_undirected("GreedySwap")
+    initial = as_graph(initial, "GreedySwap (initial)", undirected=True)
+    original = as_graph(original, "GreedySwap (original)", undirected=True)
     if initial.n_nodes != original.n_nodes:
         raise InputError(
             f"GreedySwap: the start graph has {initial.n_nodes} nodes, the original "
@@ -633,14 +633,14 @@ def _probe(
     )
 
 
-def _common(graph: Graph, k: Any, what: str, probing, max_delta, max_probes, tie_order):
-    graph.require_undirected(what)
+def _common(graph: Any, k: Any, what: str, probing, max_delta, max_probes, tie_order):
+    graph = as_graph(graph, what, undirected=True)
     k = check_k(k, graph.n_nodes)
     check_choice(probing, "probing", PROBING_SCHEMES)
     max_delta = check_int(max_delta, "max_delta", 1)
     max_probes = check_int(max_probes, "max_probes", 0)
     check_choice(tie_order, "tie_order", TIE_ORDERS)
-    return k, max_delta, max_probes
+    return graph, k, max_delta, max_probes
 
 
 def _result(graph, out, method, k, probe, constructions, dp_cost, target, params, seed,
@@ -685,7 +685,7 @@ def kdegree_supergraph(
     after ``max_probes`` failed probes (the thesis notes the scheme "will not scale well to
     large graphs and values of k").  Each probe O(nk + m); the greedy O(n + m + Σa).
     """
-    k, max_delta, max_probes = _common(
+    graph, k, max_delta, max_probes = _common(
         graph, k, "k-degree anonymization (SuperGraph)", probing, max_delta, max_probes,
         tie_order,
     )  # fmt: skip
@@ -711,7 +711,7 @@ def kdegree_supergraph(
 def _construct_and_swap(graph, k, method, allow_decrease, probing, max_delta, max_probes,
                         tie_order, order, sampling, sample_size, patience, max_swaps,
                         prefer_original, seed) -> KDegreeAnonymization:  # fmt: skip
-    k, max_delta, max_probes = _common(
+    graph, k, max_delta, max_probes = _common(
         graph, k, f"k-degree anonymization ({method})", probing, max_delta, max_probes,
         tie_order,
     )  # fmt: skip

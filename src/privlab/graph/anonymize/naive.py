@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from privlab.dp.noise import secure_generator
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ def naive_anonymize(graph: Graph, *, seed: Any = None) -> NaiveRelease:
     seed is given.  Returns the relabelled graph and ``mapping[new] = old`` (keep it
     secret).  O(m log m).
     """
+    graph = as_graph(graph, "naive anonymization")
     rng = secure_generator(seed)
     perm = rng.permutation(graph.n_nodes)  # old -> new
     mapping = np.empty_like(perm)

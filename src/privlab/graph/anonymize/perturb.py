@@ -38,7 +38,7 @@ import numpy as np
 
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InfeasibleError
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 from privlab.validate import check_fraction
 
 _UNCHANGED = "0 leaves the graph unchanged"  # hint of the fraction/p errors
@@ -82,7 +82,7 @@ def random_sparsification(graph: Graph, fraction: float, *, seed: Any = None) ->
     (the default noise of its graph-pair generator: β = (1−α_E)/(1+α_E) per copy).  Exactly
     m edges go, so |E'| = |E| − m.  O(m log m).
     """
-    graph.require_undirected("random sparsification (RSP)")
+    graph = as_graph(graph, "random sparsification (RSP)", undirected=True)
     f = check_fraction(fraction, "fraction", low_open=False, hint=_UNCHANGED)
     rng = secure_generator(seed)
     edges = graph.edges()
@@ -105,7 +105,7 @@ def random_add_delete(graph: Graph, fraction: float, *, seed: Any = None) -> Per
     (``parameters["reinserted"]``, ≈ m²/|Ē| in expectation, usually 0).  fraction = 1 gives
     a uniform random graph with |E| edges (seed 004 L1096).  O((m + |E|) log |E|).
     """
-    graph.require_undirected("random add/delete (RAD)")
+    graph = as_graph(graph, "random add/delete (RAD)", undirected=True)
     f = check_fraction(fraction, "fraction", low_open=False, hint=_UNCHANGED)
     rng = secure_generator(seed)
     n, edges = graph.n_nodes, graph.edges()
@@ -130,7 +130,7 @@ def random_insertion(graph: Graph, fraction: float, *, seed: Any = None) -> Pert
     tested: 0.10, 0.25, 0.50.  ConfigError if m exceeds the number of non-edges.
     O((m + |E|) log |E|).
     """
-    graph.require_undirected("random insertion (RI, the 1HKA proxy)")
+    graph = as_graph(graph, "random insertion (RI, the 1HKA proxy)", undirected=True)
     f = check_fraction(fraction, "fraction", low_open=False, hint=_UNCHANGED)
     rng = secure_generator(seed)
     n, edges = graph.n_nodes, graph.edges()
@@ -160,7 +160,7 @@ def random_edge_perturbation(graph: Graph, p: float, *, seed: Any = None) -> Per
     ego-Facebook (|E| = 88k) and p = 1 yields the complement graph.  Time and memory
     O((|E| + k) log(|E| + k)) for k insertions.
     """
-    graph.require_undirected("random edge perturbation (REP)")
+    graph = as_graph(graph, "random edge perturbation (REP)", undirected=True)
     prob = check_fraction(p, "p", low_open=False, hint=_UNCHANGED)
     rng = secure_generator(seed)
     n, edges = graph.n_nodes, graph.edges()
@@ -203,7 +203,7 @@ def random_switch(graph: Graph, fraction: float, *, seed: Any = None) -> Perturb
     neighbours than non-neighbours.  Phase 1 costs O(s log |E|) per round for a few rounds;
     ego-Facebook (88k edges) takes about 0.01 s at fraction 0.1 and 0.1 s at fraction 1.
     """
-    graph.require_undirected("random switch (RSW)")
+    graph = as_graph(graph, "random switch (RSW)", undirected=True)
     f = check_fraction(fraction, "fraction", low_open=False, hint=_UNCHANGED)
     rng = secure_generator(seed)
     n, edges = graph.n_nodes, graph.edges()

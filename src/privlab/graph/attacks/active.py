@@ -55,7 +55,7 @@ import numpy as np
 from privlab.dp.noise import secure_generator
 from privlab.errors import ConfigError, InfeasibleError, InputError
 from privlab.graph.anonymize.naive import naive_anonymize
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 
 DEFAULT_DELTA = 0.5
 DEFAULT_MAX_TREE = 500_000
@@ -272,7 +272,7 @@ def plant_sybils(
     than 2^k − k − 1 subsets, Δ_i too small to reach the targets, too few nodes to attach
     the external edges).  O(m log m + k·d1).
     """
-    graph.require_undirected("the walk-based active attack")
+    graph = as_graph(graph, "the walk-based active attack", undirected=True)
     n = graph.n_nodes
     rng = secure_generator(seed)
     tg = np.asarray(targets)
@@ -427,7 +427,7 @@ def recover(released: Graph, secret: SybilSecret, *, max_tree: int = DEFAULT_MAX
     subsets N_j.  The search never raises on failure: a missing, ambiguous or too large
     search is reported in ``status``.  See the module doc for the cost.
     """
-    released.require_undirected("the walk-based active attack")
+    released = as_graph(released, "the walk-based active attack", undirected=True)
     if int(max_tree) != max_tree or max_tree < 1:
         raise ConfigError(f"max_tree = {max_tree!r}: give a positive number of tree nodes")
     k = secret.k
@@ -556,6 +556,7 @@ def active_attack(
     the planted sybils and the targets.  A failed search is a result (``status``), not an
     error.  Parameters as :func:`plant_sybils` and :func:`recover`.
     """
+    graph = as_graph(graph, "the walk-based active attack", undirected=True)
     if int(n_targets) != n_targets or n_targets < 1:
         raise ConfigError(f"n_targets = {n_targets!r}: give at least one target")
     if n_targets > graph.n_nodes:
@@ -598,6 +599,7 @@ def success_vs_k(
     """
     if int(trials) != trials or trials < 1:
         raise ConfigError(f"trials = {trials!r}: give at least one trial")
+    graph = as_graph(graph, "the walk-based active attack", undirected=True)
     rng = secure_generator(seed)
     rows = []
     for k in ks:

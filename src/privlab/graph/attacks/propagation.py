@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError, InputError
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 
 
 # ============================================================================ results
@@ -161,7 +161,7 @@ def propagate(
     empty seeds, seeds naming unknown nodes or one node twice; ConfigError for θ < 0.
     """
     t0 = time.perf_counter()
-    th, s, tr = _validate(g1, g2, seeds, theta, truth)
+    g1, g2, th, s, tr = _validate(g1, g2, seeds, theta, truth)
     n1, n2 = g1.n_nodes, g2.n_nodes
     ip1, ix1, ip2, ix2 = g1.indptr, g1.indices, g2.indptr, g2.indices
     map12 = np.full(n1, -1, dtype=np.int64)
@@ -290,7 +290,7 @@ def propagate_reference(
     tests and for checking :func:`propagate` on small and medium graphs.
     """
     t0 = time.perf_counter()
-    th, s, tr = _validate(g1, g2, seeds, theta, truth)
+    g1, g2, th, s, tr = _validate(g1, g2, seeds, theta, truth)
     adj1 = [g1.neighbors(v).tolist() for v in range(g1.n_nodes)]
     adj2 = [g2.neighbors(v).tolist() for v in range(g2.n_nodes)]
     w1 = [1 / math.sqrt(len(a)) if a else 0.0 for a in adj1]
@@ -368,6 +368,7 @@ def _ref_argmax(scores: list[float]) -> int:
 def top_degree_seeds(g1: Graph, truth: Any, k: int = 50) -> np.ndarray:
     """SecGraph's seeds: the k highest-degree nodes of G1 that have a true counterpart,
     paired with it (ties by lower id).  (k × 2) int64.  O(n log n)."""
+    g1 = as_graph(g1, "g1")
     t = _truth_array(truth, g1.n_nodes, None)
     if isinstance(k, bool) or int(k) != k or k < 1:
         raise ConfigError(f"k = {k!r}: give the number of seeds, an integer ≥ 1")
@@ -416,7 +417,7 @@ def discover_seeds(
     from scipy.spatial.distance import cdist
 
     t0 = time.perf_counter()
-    _check_graphs(g1, g2)
+    g1, g2 = _check_graphs(g1, g2)
     if isinstance(n_seeds, bool) or int(n_seeds) != n_seeds or n_seeds < 1:
         raise ConfigError(f"n_seeds = {n_seeds!r}: give an integer ≥ 1")
     n_seeds = int(n_seeds)
@@ -502,15 +503,15 @@ def _cosine(g: Graph, nodes: np.ndarray) -> np.ndarray:
 
 
 # ============================================================================ validation
-def _check_graphs(g1: Graph, g2: Graph) -> None:
-    for name, g in (("g1", g1), ("g2", g2)):
-        if not isinstance(g, Graph):
-            raise InputError(f"{name}: give a privlab Graph (Graph.from_edges, read_graph)")
-        g.require_undirected(f"propagation ({name})")
+def _check_graphs(g1: Any, g2: Any) -> tuple[Graph, Graph]:
+    return (
+        as_graph(g1, "propagation (g1)", undirected=True),
+        as_graph(g2, "propagation (g2)", undirected=True),
+    )
 
 
 def _validate(g1, g2, seeds, theta, truth):
-    _check_graphs(g1, g2)
+    g1, g2 = _check_graphs(g1, g2)
     try:
         th = float(theta)
     except (TypeError, ValueError):
@@ -519,7 +520,7 @@ def _validate(g1, g2, seeds, theta, truth):
         raise ConfigError(f"theta = {theta!r}: the eccentricity threshold must be a number ≥ 0")
     s = _seed_pairs(seeds, g1.n_nodes, g2.n_nodes)
     tr = None if truth is None else _truth_array(truth, g1.n_nodes, g2.n_nodes)
-    return th, s, tr
+    return g1, g2, th, s, tr
 
 
 def _seed_pairs(seeds: Any, n1: int, n2: int) -> np.ndarray:

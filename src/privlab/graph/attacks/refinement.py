@@ -51,7 +51,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from privlab.errors import ConfigError, InputError
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 
 #: Hay et al.'s candidate-set-size buckets (L420–424): [1], [2,4], [5,10], [11,20], [21,∞).
 BUCKETS: tuple[tuple[int, float], ...] = ((1, 1), (2, 4), (5, 10), (11, 20), (21, math.inf))
@@ -188,9 +188,7 @@ def vertex_refinement(graph: Graph, max_level: int | None = None) -> VertexRefin
     O(m log² n) time and O(n log n + m) memory (module docstring); when
     ``max_level`` is given, one more round is run to tell whether H_{max_level} is H*.
     """
-    if not isinstance(graph, Graph):
-        raise InputError(f"graph: expected a privlab Graph, got {type(graph).__name__}")
-    graph.require_undirected("vertex refinement")
+    graph = as_graph(graph, "vertex refinement", undirected=True)
     if max_level is not None and (
         not isinstance(max_level, Integral) or isinstance(max_level, bool) or max_level < 0
     ):
@@ -401,8 +399,8 @@ def release_candidate_sizes(
     two graphs once (class ids are canonical across both).  Returns, per level (``None`` =
     H* of the union), an int64 array over the original's nodes.  O((m + m') log²(n + n')).
     """
-    original.require_undirected("the release attack")
-    release.require_undirected("the release attack")
+    original = as_graph(original, "the release attack (original)", undirected=True)
+    release = as_graph(release, "the release attack (release)", undirected=True)
     n0 = original.n_nodes
     union = Graph.from_edges(
         n0 + release.n_nodes, np.concatenate([original.edges(), release.edges() + n0])
@@ -446,7 +444,7 @@ random_add_delete`; m and the process are public).
     Returns float64 probabilities summing to 1.  O(n + D·min(m, Δ)) for D distinct released
     degrees and maximum degree Δ.
     """
-    released.require_undirected("the H_1 posterior")
+    released = as_graph(released, "the H_1 posterior", undirected=True)
     n = released.n_nodes
     if not isinstance(degree, Integral) or isinstance(degree, bool) or not 0 <= degree < max(n, 1):
         raise InputError(f"degree = {degree!r}: an original degree must be in 0..{n - 1}")
@@ -511,8 +509,8 @@ def perturbation_h1_risk(
     sizes are the H_1 class sizes.  O(n + D·T·min(m, Δ)) for D distinct released and T
     distinct target degrees.
     """
-    original.require_undirected("the H_1 perturbation risk")
-    released.require_undirected("the H_1 perturbation risk")
+    original = as_graph(original, "the H_1 perturbation risk (original)", undirected=True)
+    released = as_graph(released, "the H_1 perturbation risk (released)", undirected=True)
     n = released.n_nodes
     if original.n_nodes != n:
         raise InputError(

@@ -52,7 +52,7 @@ import numpy as np
 from privlab.dp.noise import secure_generator
 from privlab.errors import ConfigError, InputError
 from privlab.graph.anonymize.grouping import Bipartite, GroupedGraph, safe_grouping
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 
 _HASH_SEED = 0x5EED_C010  # fixed: the hash words only need to be independent of the graph
 
@@ -105,7 +105,7 @@ def colour_refinement(
     ``initial``: starting colours (any values, one per node; default all 0).  Undirected
     graphs only.  O((m + n log n) · rounds).
     """
-    graph.require_undirected("colour refinement")
+    graph = as_graph(graph, "colour refinement", undirected=True)
     if max_rounds is not None and (int(max_rounds) != max_rounds or max_rounds < 0):
         raise ConfigError(f"max_rounds = {max_rounds!r}: give a number of rounds ≥ 0")
     n = graph.n_nodes
@@ -139,7 +139,7 @@ def colour_refinement_reference(
 ) -> Refinement:
     """The dissertation's procedure literally: (signature, sorted neighbour signatures) as
     tuples, relabelled compactly in sorted order.  O(m log m) per round in Python."""
-    graph.require_undirected("colour refinement")
+    graph = as_graph(graph, "colour refinement", undirected=True)
     n = graph.n_nodes
     col = _initial(n, initial).tolist()
     history = [np.asarray(col, dtype=np.int64)]
@@ -185,6 +185,7 @@ def match_by_signatures(
     that signature occurs exactly once in each graph, else −1; ``refinement`` covers the
     union (g1's nodes first).  Initial colours of both graphs share one vocabulary.
     """
+    g1, g2 = as_graph(g1, "g1"), as_graph(g2, "g2")
     n1, n2 = g1.n_nodes, g2.n_nodes
     e = np.concatenate([g1.edges(), g2.edges() + n1])
     union = Graph.from_edges(n1 + n2, e)

@@ -63,7 +63,7 @@ import numpy as np
 
 from privlab.errors import ConfigError, InputError
 from privlab.graph.attacks.refinement import BucketCounts, bucket_counts
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 
 METHODS = ("hall", "backtrack")
 
@@ -171,7 +171,7 @@ def gather_edge_facts(
     privacy mechanism.
     O(n_facts + Σ degrees of the explored nodes).
     """
-    graph.require_undirected("subgraph knowledge")
+    graph = as_graph(graph, "subgraph knowledge", undirected=True)
     target = _check_node(target, graph.n_nodes, "target")
     n_facts = _check_facts(n_facts, "n_facts")
     rng = np.random.default_rng([_check_seed(seed), target])
@@ -186,8 +186,8 @@ class SubgraphMatcher:
     ``cache_bytes`` bounds it (least recently used entries are dropped).
     """
 
-    def __init__(self, graph: Graph, *, cache_bytes: int = 256 * 2**20) -> None:
-        graph.require_undirected("subgraph matching")
+    def __init__(self, graph: Any, *, cache_bytes: int = 256 * 2**20) -> None:
+        graph = as_graph(graph, "subgraph matching", undirected=True)
         self.graph = graph
         self.deg = graph.degrees()
         self.n = graph.n_nodes
@@ -429,7 +429,7 @@ def subgraph_knowledge_experiment(
     change the class sizes).  Cost: one matcher query per (target, budget), most served by
     the caches.
     """
-    graph.require_undirected("subgraph knowledge")
+    graph = as_graph(graph, "subgraph knowledge", undirected=True)
     max_facts = _check_facts(max_facts, "max_facts")
     if method not in METHODS:
         raise ConfigError(f"method = {method!r}: choose one of {', '.join(METHODS)}")

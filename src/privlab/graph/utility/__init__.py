@@ -30,7 +30,13 @@ from privlab.graph.utility.centrality import (
     local_clustering,
     triangles,
 )
-from privlab.graph.utility.compare import METRICS, Comparison, MetricComparison, compare
+from privlab.graph.utility.compare import (
+    METRICS,
+    Comparison,
+    MetricComparison,
+    auto_sample,
+    compare,
+)
 from privlab.graph.utility.degrees import (
     DegreeConnectivity,
     JointDegreeDistribution,
@@ -61,6 +67,7 @@ __all__ = [
     "MetricComparison",
     "PathLengths",
     "PowerLawFit",
+    "auto_sample",
     "average_degree_connectivity",
     "average_path_length",
     "betweenness_centrality",

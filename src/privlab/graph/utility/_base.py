@@ -1,4 +1,5 @@
-"""Plumbing shared by the graph utility metrics: input coercion, the igraph view, parameters.
+"""Plumbing shared by the graph utility metrics: the igraph view, parameters (input
+coercion is :func:`privlab.graph.core.as_graph`).
 
 Not public API: import the metrics from :mod:`privlab.graph.utility`.
 """
@@ -17,30 +18,6 @@ from privlab.graph.core import Graph
 
 # Graph is frozen (eq=False, so hashed by identity): its igraph twin can be memoized.
 _IGRAPH: weakref.WeakKeyDictionary[Graph, Any] = weakref.WeakKeyDictionary()
-
-
-def as_graph(obj: Any, metric: str, *, undirected: bool = False) -> Graph:
-    """A privlab Graph from a Graph, a networkx graph or an igraph graph.
-
-    ``metric`` names the caller in error messages; ``undirected=True`` rejects directed
-    graphs with an InputError naming the metric.
-    """
-    if isinstance(obj, Graph):
-        g = obj
-    else:
-        root = type(obj).__module__.split(".", 1)[0]
-        if root == "networkx":
-            g = Graph.from_networkx(obj)
-        elif root == "igraph":
-            g = Graph.from_igraph(obj)
-        else:
-            raise InputError(
-                f"{metric}: expected a privlab Graph, a networkx graph or an igraph graph, "
-                f"got {type(obj).__name__} (build one with Graph.from_edges)"
-            )
-    if undirected:
-        g.require_undirected(metric)
-    return g
 
 
 def require_nodes(g: Graph, metric: str) -> None:

@@ -15,9 +15,8 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import InputError
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 from privlab.graph.utility._base import (
-    as_graph,
     check_choice,
     igraph_of,
     quiet,

@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError, InputError
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 from privlab.graph.utility import centrality as _c
 from privlab.graph.utility import degrees as _d
 from privlab.graph.utility import paths as _p
-from privlab.graph.utility._base import as_graph, check_sample, sample_sources
+from privlab.graph.utility._base import check_sample, sample_sources
 from privlab.graph.utility.powerlaw import power_law_exponent
 
 _DIFF = "release − original"
@@ -193,12 +193,22 @@ METRICS: dict[str, _Spec] = {
 }  # fmt: skip
 
 
+AUTO_EXACT_UP_TO = 2000  # sample="auto": exact up to this many nodes ...
+AUTO_SOURCES = 256  # ... else this many BFS sources
+
+
+def auto_sample(n_nodes: int) -> int | None:
+    """The ``sample="auto"`` rule of :func:`compare` (and of ``privlab graph utility`` and
+    the audit): exact (None) up to 2,000 nodes, else 256 BFS sources."""
+    return None if n_nodes <= AUTO_EXACT_UP_TO else AUTO_SOURCES
+
+
 def compare(
     original: Any,
     release: Any,
     *,
     metrics: Iterable[str] | None = None,
-    sample: int | None = None,
+    sample: int | str | None = None,
     seed: int | None = None,
 ) -> Comparison:
     """Compare a released graph with the original on the utility metrics of seeds 000 §2.9,
@@ -209,8 +219,8 @@ def compare(
     ``sample`` = k: the BFS-based metrics (path lengths, closeness, betweenness) use k
     random sources per graph drawn with ``seed`` (closeness: the median over those k
     nodes; betweenness: Brandes–Pich estimates; diameter: a lower bound).  Exact by
-    default.  Cost: dominated by O(n·m) per graph exact (BFS from every node, Brandes),
-    O(k·m) sampled.
+    default; ``"auto"``: :func:`auto_sample` of the larger graph.  Cost: dominated by
+    O(n·m) per graph exact (BFS from every node, Brandes), O(k·m) sampled.
     """
     ga = as_graph(original, "compare (original)")
     gb = as_graph(release, "compare (release)")
@@ -219,7 +229,11 @@ def compare(
     for label, g in (("original", ga), ("release", gb)):
         if g.n_nodes == 0:
             raise InputError(f"compare: the {label} graph has no nodes")
-    k = check_sample(sample, "compare")
+    k = (
+        auto_sample(max(ga.n_nodes, gb.n_nodes))
+        if isinstance(sample, str) and sample == "auto"
+        else check_sample(sample, "compare")
+    )
     if metrics is None:
         names = [n for n, spec in METRICS.items() if not (spec[0] and ga.directed)]
     else:
@@ -248,4 +262,4 @@ def compare(
     return Comparison(tuple(results), k, seed, ga.directed)
 
 
-__all__ = ["METRICS", "Comparison", "MetricComparison", "compare"]
+__all__ = ["METRICS", "Comparison", "MetricComparison", "auto_sample", "compare"]

@@ -20,9 +20,8 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 from privlab.graph.utility._base import (
-    as_graph,
     check_choice,
     check_fraction,
     igraph_of,

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError, InputError
-from privlab.graph.core import Graph
-from privlab.graph.utility._base import as_graph, check_choice
+from privlab.graph.core import Graph, as_graph
+from privlab.graph.utility._base import check_choice
 
 _ALPHA_MAX = 50.0
 _METRIC = "power-law exponent"

@@ -35,7 +35,7 @@ from privlab.graph.attacks.egonet._helpers import (
     _closed_adjacency,
     _gather_rows,
 )
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 from privlab.validate import check_int
 
 DEFAULT_MIN_SIZE = 100
@@ -154,7 +154,7 @@ def two_hop_sizes(graph: Graph) -> np.ndarray:
 
     Row-chunked nnz of (A + I)²; O(Σ_v deg(v)²) time, O(chunk · n) memory.
     """
-    graph.require_undirected("two_hop_sizes")
+    graph = as_graph(graph, "two_hop_sizes", undirected=True)
     a = _closed_adjacency(graph)
     n = graph.n_nodes
     out = np.empty(n, dtype=np.int64)
@@ -189,7 +189,7 @@ def egonet_release(
     ``n_egos`` nodes are eligible (the message gives how many are).
     O(Σ_v deg(v)² + Σ_i (Σ_{u ∈ ball_i} deg u + m_i log m_i)).
     """
-    graph.require_undirected("the D4D egonet release (seed 004 §2.3)")
+    graph = as_graph(graph, "the D4D egonet release (seed 004 §2.3)", undirected=True)
     scheme = _check_scheme(scheme)
     min_size = check_int(min_size, "min_size", 1, "the minimum 2-hop egonet size in nodes")
     if (n_egos is None) == (egos is None):

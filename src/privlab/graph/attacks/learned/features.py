@@ -59,7 +59,7 @@ import numpy as np
 from scipy import sparse
 
 from privlab.errors import ConfigError, InputError
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 from privlab.validate import check_int
 
 #: Grid of split thresholds: τ ∈ {0, 1/GRID, …, 1} (seed 004 §2.6: steps of 0.05).
@@ -137,7 +137,7 @@ def degree_histograms(
     n_bins = check_int(n_bins, "n_bins", 1, "the number of histogram bins, e.g. 21")
     bin_width = check_int(bin_width, "bin_width", 1, "the degree range per bin, e.g. 50")
     bl = _check_blocks(hops, blocks)
-    _require_graph(graph)
+    graph = as_graph(graph, "degree_histograms")
     if graph.directed:
         raise InputError(
             "degree_histograms needs an undirected graph; this one is directed — use "
@@ -148,11 +148,6 @@ def degree_histograms(
                           "mark_bytes", 1, "bytes of the dense mark matrix"), count2=False,
                           n_jobs=check_int(n_jobs, "n_jobs", 1, "threads"))  # fmt: skip
     return hist
-
-
-def _require_graph(graph: Any) -> None:
-    if not isinstance(graph, Graph):
-        raise InputError(f"expected a privlab Graph, got {type(graph).__name__}")
 
 
 def _bool_csr(indptr: np.ndarray, indices: np.ndarray, n_rows: int, n_cols: int):
@@ -457,7 +452,7 @@ def node_features(
     n_bins=7, bin_width=50 for the seed's Chapter 5 setting).  ``n_jobs`` threads share
     the row blocks.  Same cost as those.
     """
-    _require_graph(graph)
+    graph = as_graph(graph, "node_features")
     jobs = check_int(n_jobs, "n_jobs", 1, "threads for the row blocks")
     if graph.directed:
         src = np.repeat(np.arange(graph.n_nodes, dtype=np.int64), graph.degrees())

@@ -52,7 +52,7 @@ from privlab.graph.attacks.learned.features import (
     node_features,
 )
 from privlab.graph.attacks.learned.forest import make_classifier
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 from privlab.graph.pairs import GraphPair, sample_pair
 from privlab.validate import check_int
 
@@ -139,8 +139,7 @@ def split_training_pairs(
     or degree_range, and (from :func:`~privlab.graph.pairs.sample_pair`) α outside (0, 1].
     O(n + m log m + pairs).
     """
-    if not isinstance(graph, Graph):
-        raise InputError(f"graph: expected a privlab Graph, got {type(graph).__name__}")
+    graph = as_graph(graph, "split_training_pairs")
     n_id = check_int(n_identical, "n_identical", 1, _PAIRS_HINT)
     n_non = check_int(n_non_identical, "n_non_identical", 1, _PAIRS_HINT)
     check_int(min_degree, "min_degree", 0, "the thesis: 5")
@@ -240,8 +239,7 @@ class PairScorer:
 
     def node_features(self, graph: Graph) -> NodeFeatures:
         """The node features of ``graph`` under this scorer's settings (cached)."""
-        if not isinstance(graph, Graph):
-            raise InputError(f"expected a privlab Graph, got {type(graph).__name__}")
+        graph = as_graph(graph, "node_features")
         nf = self._cache.get(graph)
         if nf is None:
             nf = node_features(graph, n_bins=self.n_bins, bin_width=self.bin_width,
@@ -263,6 +261,7 @@ class PairScorer:
         self, graph_a: Graph, graph_b: Graph, u: Any, v: Any, *, chunk_size: int = DEFAULT_CHUNK
     ) -> np.ndarray:
         """P(identical) of pairs (u[k] in graph_a, v[k] in graph_b), float64."""
+        graph_a, graph_b = as_graph(graph_a, "graph_a"), as_graph(graph_b, "graph_b")
         pf = self.pair_features(graph_a, graph_b)
         u, v = check_pairs(u, v, graph_a.n_nodes, graph_b.n_nodes)
         out = np.empty(u.size, dtype=np.float64)
@@ -289,6 +288,7 @@ class PairScorer:
 
     def bind(self, aux: Graph, san: Graph) -> BoundScorer:
         """``f(u, v) -> P(identical)`` for aux nodes u and san nodes v."""
+        aux, san = as_graph(aux, "aux"), as_graph(san, "san")
         self.pair_features(aux, san)  # computes and caches, checks compatibility
         return BoundScorer(self, aux, san)
 
@@ -411,6 +411,7 @@ def evaluation_pairs(
     uniformly among the pairs of such nodes (y = 0).  InputError when no true pair
     qualifies.  O(k + n_non_identical log n_non_identical).
     """
+    aux, san = as_graph(aux, "aux"), as_graph(san, "san")
     rng = secure_generator(seed)
     n_non = check_int(n_non_identical, "n_non_identical", 1, _PAIRS_HINT)
     t = np.asarray(truth, dtype=np.int64).reshape(-1, 2)

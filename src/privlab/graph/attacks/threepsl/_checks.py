@@ -15,22 +15,21 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError, InputError
-from privlab.graph.core import Graph
+from privlab.graph.core import Graph, as_graph
 from privlab.validate import check_choice, check_int
 
 Scorer = Callable[[np.ndarray, np.ndarray], np.ndarray]
 PairMask = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-def _check_graphs(aux: Any, san: Any) -> None:
-    for name, g in (("aux", aux), ("san", san)):
-        if not isinstance(g, Graph):
-            raise InputError(f"{name} must be a privlab Graph (Graph.from_networkx converts)")
+def _check_graphs(aux: Any, san: Any) -> tuple[Graph, Graph]:
+    aux, san = as_graph(aux, "aux"), as_graph(san, "san")
     if aux.directed != san.directed:
         raise InputError(
             f"aux is {'directed' if aux.directed else 'undirected'} but san is "
             f"{'directed' if san.directed else 'undirected'}; give two graphs of the same kind"
         )
+    return aux, san
 
 
 def _check_thresholds(thresholds: Any) -> tuple[int, int, int]:

@@ -68,7 +68,7 @@ def three_phase_attack(
     directedness or a scorer that returns the wrong shape or values outside [0, 1].
     """
     t_start = time.perf_counter()
-    _check_graphs(aux, san)
+    aux, san = _check_graphs(aux, san)
     th = _check_thresholds(thresholds)
     cut = check_number_in(score_cut, "score_cut", 0.0, 1.0)
     cs_max = 2.0 if aux.directed else 1.0

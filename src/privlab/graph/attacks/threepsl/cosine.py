@@ -149,7 +149,7 @@ def cosine_similarity(
     successors and predecessors.  0 where a set is empty.  Seed 004 §2.11 (L1451).
     O(nnz of the sparse product A_aux·Π·A_sanᵀ over the rows asked).
     """
-    _check_graphs(aux, san)
+    aux, san = _check_graphs(aux, san)
     den = _check_choice(cs_denominator, "cs_denominator", ("mapped", "all"))
     mu, mv = _mapping_pairs(mapping, aux.n_nodes, san.n_nodes)
     uu = np.asarray(u, dtype=np.int64).ravel()
