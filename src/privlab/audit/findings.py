@@ -17,8 +17,10 @@ from privlab.errors import ConfigError
 from privlab.report import Report
 from privlab.validate import check_fraction
 
-#: Severity levels, most severe first.
-SEVERITIES: tuple[str, ...] = ("high", "medium", "low", "info")
+#: Severity levels, most severe first.  ``"not established"`` is an attack that applies but
+#: could not be scored (the graph audit without the truth of who is who in the release): it
+#: ranks above ``"low"``, so an audit that could not run its strongest attacks never says low.
+SEVERITIES: tuple[str, ...] = ("high", "medium", "not established", "low", "info")
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,10 @@ class Thresholds:
       least ``disclosure_high`` of the people are disclosed, **medium** when anyone is.
     * Background knowledge (``rule_out`` values ruled out) is capped at **medium**: it assumes
       an adversary who knows ``rule_out`` true negative facts about every target.
+    * Re-identification by an approximate attack (graph propagation, the learned attack)
+      counts as *singling out*, once the correct matches exceed what guessing at random would
+      get (see ``docs/audit.md``).  Such an attack that could not be scored is **not
+      established**.
     * Utility findings are **info**.
     """
 
@@ -139,6 +145,9 @@ def _verdict(severity: str) -> str:
     return {
         "high": "Overall: HIGH risk — do not publish this release as it is.",
         "medium": "Overall: MEDIUM risk — some people are exposed; review the findings.",
+        "not established": "Overall: risk NOT ESTABLISHED — the strongest attacks that apply "
+        "could not be scored, so this audit cannot say the release is low risk; see the "
+        "findings.",
         "low": "Overall: LOW risk under the attacks tried (which is not a proof of safety).",
         "info": "Overall: no attack applied; only utility was measured.",
     }[severity]

@@ -198,15 +198,18 @@ def print_json(payload: dict[str, Any]) -> None:
 
 
 @contextmanager
-def progress_bar(description: str, enabled: bool) -> Iterator[Callable[[int, int], None]]:
-    """Yield a ``progress(done, total)`` callback drawing a bar on stderr (when enabled)."""
+def progress_bar(
+    description: str, enabled: bool, unit: str = "nodes"
+) -> Iterator[Callable[[int, int], None]]:
+    """Yield a ``progress(done, total)`` callback drawing a bar on stderr (when enabled);
+    ``unit`` names what is counted."""
     if not enabled:
         yield lambda done, total: None
         return
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        TextColumn("{task.completed}/{task.total} nodes"),
+        TextColumn(f"{{task.completed}}/{{task.total}} {unit}"),
         TimeElapsedColumn(),
         console=err_console,
         transient=True,

@@ -9,7 +9,7 @@ instead (small multiples).  The plots are the ones of the seeds' experiments:
 * :func:`roc_curves` and :func:`tp_at_fp_table` — attack ROC curves and true-positive rates
   at fixed false-positive rates (Sharad, Tables 4.1–4.3).
 * :func:`candidate_set_buckets` — stacked bars of candidate-set sizes in the buckets
-  1, 2–4, 5–10, 11–20, ≥21 (Hay et al. Fig. 5).
+  1, 2–4, 5–10, 11–20, ≥21 (Hay et al. Fig. 5), and 0 ("matches nobody") in its own colour.
 * :func:`degree_distributions` / :func:`loglog_curves` — degree distributions, original vs
   release, log-log.
 * :func:`privacy_utility_frontier` — risk against loss with the Pareto front highlighted.
@@ -44,6 +44,9 @@ from privlab.report.plots.figure import new_figure
 from privlab.report.plots.graph import (
     BUCKET_LABELS,
     BUCKETS,
+    NO_MATCH_COLOR,
+    NO_MATCH_LABEL,
+    SINGLED_OUT_LABEL,
     bucket_fractions,
     candidate_set_buckets,
     degree_distributions,
@@ -68,6 +71,9 @@ __all__ = [
     "BUCKET_LABELS",
     "LATTICE_COLORS",
     "LATTICE_FULL_MAX_NODES",
+    "NO_MATCH_COLOR",
+    "NO_MATCH_LABEL",
+    "SINGLED_OUT_LABEL",
     "bucket_fractions",
     "candidate_set_buckets",
     "degree_distributions",

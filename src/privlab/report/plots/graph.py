@@ -1,7 +1,8 @@
 """Graph plots: candidate-set size buckets and degree distributions.
 
 * :func:`candidate_set_buckets` — stacked bars of candidate-set sizes in the buckets
-  1, 2–4, 5–10, 11–20, ≥21 (:data:`BUCKETS`, :func:`bucket_fractions`; Hay et al. Fig. 5).
+  1, 2–4, 5–10, 11–20, ≥21 (:data:`BUCKETS`, :func:`bucket_fractions`; Hay et al. Fig. 5),
+  plus a segment of its own for size 0 (the knowledge matches nobody, :data:`NO_MATCH_LABEL`).
 * :func:`degree_distributions` / :func:`loglog_curves` — degree distributions
   (:func:`degree_histogram`), original vs release, log-log.
 
@@ -25,6 +26,12 @@ from privlab.report.plots.figure import _MARKERS, _axes, _colors, _legend, _styl
 #: Candidate-set size buckets (inclusive bounds) of Hay et al., Fig. 5.
 BUCKETS: tuple[tuple[float, float], ...] = ((1, 1), (2, 4), (5, 10), (11, 20), (21, math.inf))
 BUCKET_LABELS: tuple[str, ...] = ("1", "2–4", "5–10", "11–20", "≥21")
+#: Legend entries of the size-1 segment and of the size-0 segment (drawn only when present).
+SINGLED_OUT_LABEL = "1 (singled out)"
+NO_MATCH_LABEL = "0 (matches nobody)"
+#: The size-0 segment's colour: a light grey outside the viridis range of the size buckets, so
+#: "matches nobody" never reads as "singled out" (the darkest segment).
+NO_MATCH_COLOR = "#d0d0d0"
 
 
 def bucket_fractions(sizes: Any, counts: Any | None = None) -> np.ndarray:
@@ -57,24 +64,31 @@ def candidate_set_buckets(
 ) -> Figure:
     """Stacked bars: per label, the fraction of nodes by candidate-set size bucket.
 
-    The darkest segment (size 1) is the re-identified fraction.  ``sizes`` maps a label (an
+    The darkest segment (size 1) is the singled-out fraction.  ``sizes`` maps a label (an
     adversary's knowledge, a scheme...) to per-node candidate-set sizes, or with ``counts``
-    to a histogram (sizes → number of nodes).
+    to a histogram (sizes → number of nodes).  A size of 0 — the knowledge matches no node,
+    e.g. after a perturbation changed the person's structure — gets a light grey segment on
+    top with its own legend entry (:data:`NO_MATCH_LABEL`), drawn only when some label has
+    one; it is not a re-identification, and not a proof of safety either.
     """
     from matplotlib import colormaps
 
     labels = list(sizes)
-    fracs = np.array(
-        [bucket_fractions(sizes[k], None if counts is None else counts[k]) for k in labels]
-    ).reshape(len(labels), len(BUCKETS))
+    split = [_split_no_match(sizes[k], None if counts is None else counts[k]) for k in labels]
+    none = np.array([z for z, _ in split])
+    fracs = np.array([f for _, f in split]).reshape(len(labels), len(BUCKETS))
     fig, ax = _axes(ax, width=max(4.0, 0.9 * len(labels) + 2.5))
     cmap = colormaps["viridis"]
     colors = [cmap(i / (len(BUCKETS) - 1) * 0.9) for i in range(len(BUCKETS))]
+    names = (SINGLED_OUT_LABEL, *BUCKET_LABELS[1:])
     bottom = np.zeros(len(labels))
     xs = np.arange(len(labels))
-    for b, (name, color) in enumerate(zip(BUCKET_LABELS, colors, strict=True)):
+    for b, (name, color) in enumerate(zip(names, colors, strict=True)):
         ax.bar(xs, fracs[:, b], bottom=bottom, color=color, label=name, width=0.7)
         bottom += fracs[:, b]
+    if none.any():
+        ax.bar(xs, none, bottom=bottom, color=NO_MATCH_COLOR, label=NO_MATCH_LABEL, width=0.7,
+               hatch="//", edgecolor="white")  # fmt: skip
     ax.set_xticks(xs, [str(k) for k in labels], rotation=30 if len(labels) > 5 else 0)
     ax.set_ylim(0, 1)
     _style(ax, x_label, "fraction of nodes", title)
@@ -84,6 +98,18 @@ def candidate_set_buckets(
         loc="upper left", bbox_to_anchor=(1.0, 1.0), reverse=True,
     )  # fmt: skip
     return fig
+
+
+def _split_no_match(sizes: Any, counts: Any | None) -> tuple[float, np.ndarray]:
+    """(fraction of size 0, fractions of the :data:`BUCKETS`), both over all nodes."""
+    s = np.asarray(sizes, dtype=float)
+    w = np.ones_like(s) if counts is None else np.asarray(counts, dtype=float)
+    if s.shape != w.shape:
+        raise InputError("candidate-set sizes and counts differ in length")
+    zero = s == 0
+    total = w.sum()
+    none = float(w[zero].sum() / total) if total > 0 else 0.0
+    return none, bucket_fractions(s[~zero], w[~zero]) * (1.0 - none)
 
 
 # --------------------------------------------------------------------------- degrees
