@@ -50,6 +50,7 @@ app = typer.Typer(
     help="Differentially private releases and their parameters.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
 )
 
 QUERY_HELP = (

@@ -40,7 +40,8 @@ from privlab.graph.core import Graph, read_graph, write_graph
 from privlab.io.outputs import Output, is_stdout
 
 app = typer.Typer(help="Anonymize social graphs and measure what the release keeps.",
-                  no_args_is_help=True, add_completion=False)  # fmt: skip
+                  no_args_is_help=True, add_completion=False,
+                  rich_markup_mode=None)  # fmt: skip
 
 
 def _perturb(name: str) -> Callable[..., Any]:

@@ -58,6 +58,7 @@ from privlab.io.outputs import Input, Manifest, Output
 attack_app = typer.Typer(
     help="Re-identification attacks on graphs: how many people can an adversary single out?",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
 
 PAIR_FILES = ("aux.txt", "san.txt", "truth.csv", "pair.json")

@@ -50,7 +50,7 @@ def load_command(name: str) -> Any:
     target = getattr(importlib.import_module(module), attribute)
     if isinstance(target, typer.Typer):
         return typer.main.get_command(target)
-    single = typer.Typer()
+    single = typer.Typer(add_completion=False, rich_markup_mode=None)
     single.command(name)(target)
     return typer.main.get_command(single)
 
@@ -80,7 +80,9 @@ class LazyGroup(TyperGroup):
 app = typer.Typer(
     name="privlab",
     cls=LazyGroup,
-    rich_markup_mode=None,  # plain help: rich's formatter alone costs more than the 0.3 s budget
+    # plain help everywhere: rich's help formatter alone costs more than the 0.3 s budget of
+    # `privlab --help`, and it would read [brackets] in help texts as markup
+    rich_markup_mode=None,
     pretty_exceptions_enable=False,
     help="Privacy-preserving data publishing: anonymize, attack and measure.",
     no_args_is_help=True,

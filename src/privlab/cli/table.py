@@ -67,6 +67,7 @@ app = typer.Typer(
     help="Anonymize microdata tables and measure their risk.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
 )
 
 #: The keys of a job file, in the order ``--save-job`` writes them.
