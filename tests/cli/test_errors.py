@@ -125,3 +125,31 @@ def test_a_bug_is_exit_70_with_a_request_to_report_it_and_no_traceback(monkeypat
     assert result.exit_code == 70
     assert "internal error (KeyError)" in result.output and "PRIVLAB_DEBUG=1" in result.output
     assert "secret cell value" not in result.output and "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------------------- huge ε
+def test_an_epsilon_beyond_any_guarantee_is_refused_by_name():
+    # decimal.Overflow in the exact δ(k, β, ε) arithmetic was a traceback
+    result = run("dp", "params", "-e", "1e300", "--delta", "1e-5")
+    assert result.exit_code == 2 and "ε above" in result.output, result.output
+
+
+def test_gaussian_noise_at_a_large_epsilon_does_not_overflow(data):
+    # math.exp(ε) overflowed for ε > 709 in the discrete Gaussian's exact δ
+    result = run("dp", "release", data, "-q", "count", "-e", "1000", "--delta", "0.1", "--json")
+    assert result.exit_code == 0, result.output
+    assert strict_loads(result.stdout)["releases"][0]["epsilon"] == 1000
+
+
+# ---------------------------------------------------------------------------- human risk
+def test_table_risk_prints_a_labelled_table_without_empty_figures(data):
+    result = run("table", "risk", data, "--qi", "zip", "--qi", "sex")
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    for label in ("records analysed", "prosecutor", "highest risk", "journalist", "marketer",
+                  "sample uniques"):  # fmt: skip
+        assert label in text, label
+    assert "None" not in text and "prosecutor_highest_risk" not in text
+    assert "population uniques" not in text  # no population size: no such figure
+    with_population = run("table", "risk", data, "--qi", "zip", "--population", "1000")
+    assert "population uniques (Dankar)" in with_population.stdout

@@ -130,10 +130,10 @@ def exits_on_bad_input(fn: F) -> F:
             error("terminated; nothing was written")
             raise typer.Exit(143) from None
         except Exception as exc:
+            if debugging() and not isinstance(exc, PrivlabError):
+                raise  # PRIVLAB_DEBUG=1: the traceback of anything but privlab's own errors
             known = explain(exc)
             if known is None:
-                if debugging():
-                    raise
                 error(
                     f"internal error ({type(exc).__name__}) — a bug in privlab, not in your "
                     "input; please report it with the command and the output of PRIVLAB_DEBUG=1"

@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from privlab.cli.common import exits_on_bad_input, guard_outputs, out_console, print_json
+from privlab.cli.risk_view import risk_table
 from privlab.cli.specs import parse_fraction
 from privlab.cli.table import dump_job
 from privlab.errors import ConfigError
@@ -31,21 +32,6 @@ from privlab.table.models import DistinctLDiversity, KAnonymity
 from privlab.table.risk import RiskReport, risk_of_frame
 from privlab.table.sample import census_sample
 
-#: Rows of the risk table: (label, key of ``RiskReport.to_dict()``, format).
-RISK_ROWS = (
-    ("records analysed", "records", "d"),
-    ("records suppressed", "suppressed", "d"),
-    ("equivalence classes", "classes", "d"),
-    ("smallest class", "smallest_class", "d"),
-    ("prosecutor risk, highest", "prosecutor_highest_risk", ".4f"),
-    ("prosecutor risk, average", "prosecutor_average_risk", ".4f"),
-    ("records above the threshold", "prosecutor_records_at_risk", ".2%"),
-    ("sample uniques", "sample_uniques_fraction", ".2%"),
-    ("journalist risk, average", "journalist_average_risk", ".4f"),
-    ("marketer risk", "marketer_risk", ".4f"),
-    ("population uniques (Dankar)", "population_uniques_fraction_dankar", ".2%"),
-)
-
 
 def _risk(frame: Any, qis: list[str], suppressed: Any, population: int, threshold: float):
     return risk_of_frame(
@@ -53,19 +39,11 @@ def _risk(frame: Any, qis: list[str], suppressed: Any, population: int, threshol
     )
 
 
-def _fmt(value: Any, spec: str) -> str:
-    return "—" if value is None else format(value, spec)
-
-
 def _risk_table(before: RiskReport, after: RiskReport, threshold: float) -> Table:
-    grid = Table(title=f"re-identification risk (threshold {threshold:g})")
-    grid.add_column("")
-    grid.add_column("sample", justify="right")
-    grid.add_column("release", justify="right")
-    b, a = before.to_dict(), after.to_dict()
-    for label, key, spec in RISK_ROWS:
-        grid.add_row(label, _fmt(b[key], spec), _fmt(a[key], spec))
-    return grid
+    return risk_table(
+        f"re-identification risk (threshold {threshold:g})",
+        {"sample": before.to_dict(), "release": after.to_dict()},
+    )
 
 
 #: A demo folder is recognised by its summary.json (before --overwrite may replace it).

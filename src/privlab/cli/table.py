@@ -33,6 +33,7 @@ from privlab.cli.common import (
     progress_bar,
     summary_console,
 )
+from privlab.cli.risk_view import risk_table
 from privlab.cli.specs import (
     HIERARCHY_SPEC_HELP,
     build_hierarchies,
@@ -627,12 +628,9 @@ def risk(
     if json_out:
         print_json(report.to_dict())
         return
-    grid = Table(title=f"{input}: re-identification risk", show_header=False)
-    for key, value in report.to_dict().items():
-        if isinstance(value, dict):
-            continue
-        grid.add_row(key, f"{value:.6g}" if isinstance(value, float) else str(value))
-    out_console.print(grid)
+    data = report.to_dict()
+    title = f"{input}: re-identification risk (threshold {data['threshold']:g})"
+    out_console.print(risk_table(title, {"": data}))
 
 
 from privlab.cli.hierarchy import hierarchy as _hierarchy_command  # noqa: E402

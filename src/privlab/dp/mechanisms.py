@@ -196,7 +196,10 @@ def _discrete_gaussian_delta(sigma2: Fraction, sensitivity: int, epsilon: float)
     c = epsilon * s2 / sensitivity
     upper = weight[y > c - sensitivity / 2].sum()
     lower = weight[y > c + sensitivity / 2].sum()
-    return float(upper - math.exp(epsilon) * lower)
+    if lower == 0:
+        return float(upper)
+    log_term = epsilon + math.log(lower)  # e^ε alone overflows a float for ε > 709
+    return float(upper - math.exp(log_term)) if log_term < 709 else -math.inf
 
 
 def gaussian(

@@ -1,0 +1,917 @@
+"""Bad-input census: every CLI entry point against the inputs people really give it.
+
+Issue 15's acceptance: at least 15 bad inputs per entry point, covering every case the issue
+lists, each classified as
+
+* **clear error** — exit 2, one message starting ``error:``, no traceback, nothing written
+  or changed in the work folder, and no private cell value (the case's secret) in the output;
+* **traceback** — a Python traceback, or an exit code other than 0 and 2 (a crash, a bug);
+* **wrong silent success** — exit 0 where the input is bad;
+* **partial output left** — a file written or changed, or a temporary file left behind,
+  although the command failed;
+* **leak** — the error quotes a private cell value.
+
+Some cases are inputs that must *work* (an .xlsx file, ``-o -``, a device or a symbolic link
+as the output): they count as **accepted** when the command succeeds and leaves a device a
+device and a link a link.
+
+Each case runs in a fresh copy of a work folder of real inputs (tables, hierarchies, graphs, a
+pair folder, a permutation release, a results folder), as a separate ``python -m privlab``
+process (``--in-process`` runs them through typer's test runner instead: faster, used by the
+test suite).  Usage::
+
+    python3 benchmarks/bad_input_census.py [--jobs 2] [--only "table anonymize"] [--list]
+        [--in-process] [--json results.json] [--verbose]
+
+Prints one row per entry point and the totals.  Exits 1 when any case is not clear/accepted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import json
+import os
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SECRET = "SECRET-7Q9"  # a private cell value that must never appear in an output
+SECRET_NUMBER = "987654321"
+
+ENTRY_POINTS = (
+    "table anonymize", "table check", "table risk", "table hierarchy", "table permute",
+    "table query", "dp release", "dp params", "dp safe-kanon", "graph anonymize",
+    "graph pair", "graph utility", "graph attack refine", "graph attack h1-risk",
+    "graph attack subgraph", "graph attack active", "graph attack propagate",
+    "graph attack learned", "audit", "report", "bench", "demo",
+)  # fmt: skip
+
+OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
+            "partial output left", "leak", "valid input refused", "wrong error")  # fmt: skip
+
+
+@dataclass
+class Case:
+    """One run: ``argv`` after ``privlab`` ({d} = the case's work folder)."""
+
+    command: str
+    label: str
+    argv: list[str]
+    ok: bool = False  #: the input is valid: the command must succeed
+    setup: Callable[[Path], None] | None = None  #: prepares special files in the folder
+    secret: str | None = None  #: must not appear in the output
+    keeps: Callable[[Path], bool] | None = None  #: an ok case's extra check
+    root_only: bool = False
+    expect: str | None = None  #: the error must say this (it is about the right thing)
+
+    def args(self, d: Path) -> list[str]:
+        return [a.replace("{d}", str(d)) for a in self.argv]
+
+
+@dataclass
+class Result:
+    case: Case
+    outcome: str
+    code: int
+    seconds: float
+    message: str = ""
+    changed: list[str] = field(default_factory=list)
+
+
+# ============================================================================ the work folder
+DATA = "name;zip;age;sex;disease\n" + "".join(
+    f"P{i};{z};{a};{s};{d}\n"
+    for i, (z, a, s, d) in enumerate(
+        [("13053", 28, "F", "flu"), ("13068", 29, "M", "flu"), ("13068", 21, "F", "cold"),
+         ("13053", 23, "M", "cancer"), ("14853", 50, "F", "flu"), ("14853", 55, "M", "cold"),
+         ("13053", 31, "F", "cold"), ("13068", 35, "M", "flu"), ("14853", 47, "F", "cancer"),
+         ("13053", 26, "M", "flu"), ("13068", 38, "F", "cold"), ("14853", 52, "M", "flu")]
+    )
+)  # fmt: skip
+ZIP_H = "13053;1305*;130**;*\n13068;1306*;130**;*\n14853;1485*;148**;*\n"
+SALARIES = "age,zipcode,gender,salary\n" + "".join(
+    f"{a},{z},{g},{s}\n"
+    for a, z, g, s in [(35, 27101, "M", 54000), (38, 27120, "M", 55000), (40, 27130, "M", 56000),
+                       (41, 27229, "F", 65000), (43, 27269, "F", 75000), (47, 27243, "M", 70000),
+                       (52, 27656, "M", 80000), (53, 27686, "F", 75000), (58, 27635, "M", 85000)]
+)  # fmt: skip
+SPEC = """
+[spec]
+name = "tiny"
+title = "a tiny census run"
+seed = 1
+
+[[experiment]]
+name = "tiny"
+title = "Tiny"
+data = "synthetic:gnm"
+data_options = { n = 60, m = 150 }
+parameter = "fraction"
+values = [0.1]
+schemes = ["rsp"]
+metrics = ["clustering"]
+"""
+
+QI = ["--qi", "zip", "--qi", "age", "--qi", "sex"]
+TABLE = ["{d}/data.csv", *QI, "--hierarchy", "zip={d}/zip.csv",
+         "--hierarchy", "sex=flat", "--sensitive", "disease", "--identifying", "name"]  # fmt: skip
+PERMUTE = ["table", "permute", "{d}/salaries.csv", "--qi", "age,zipcode,gender",
+           "--sensitive", "salary", "--k", "3", "--e", "1000"]  # fmt: skip
+
+
+def build_work(root: Path) -> Path:
+    """The inputs every case starts from (written once, copied per case)."""
+    import networkx as nx
+    from typer.testing import CliRunner
+
+    from privlab.cli.main import app
+    from privlab.table.sample import census_sample
+
+    d = root / "work"
+    d.mkdir()
+    (d / "data.csv").write_text(DATA, encoding="utf-8")
+    (d / "zip.csv").write_text(ZIP_H, encoding="utf-8")
+    (d / "salaries.csv").write_text(SALARIES, encoding="utf-8")
+    (d / "people.csv").write_text(
+        "age,sex,income\n" + "".join(f"{20 + i % 50},{'FM'[i % 2]},{1000 * (i % 7)}\n"
+                                     for i in range(60)), encoding="utf-8",
+    )  # fmt: skip
+    sample = census_sample(300, seed=3)
+    sample.frame.write_csv(d / "census.csv")
+    for c in sample.quasi_identifiers:
+        sample.hierarchies[c].to_csv(d / f"h_{c}.csv")
+    g = nx.karate_club_graph()
+    (d / "g.txt").write_text("".join(f"{u}\t{v}\n" for u, v in g.edges()), encoding="utf-8")
+    (d / "spec.toml").write_text(SPEC, encoding="utf-8")
+    runner = CliRunner()
+    for argv in (
+        ["graph", "pair", str(d / "g.txt"), "--alpha-v", "0.9", "--alpha-e", "0.9", "-o",
+         str(d / "pair"), "--seed", "1"],
+        [*PERMUTE[:2], str(d / "salaries.csv"), *PERMUTE[3:], "-o", str(d / "release")],
+        ["bench", str(d / "spec.toml"), "-o", str(d / "results"), "--no-report", "--quiet"],
+        ["graph", "anonymize", str(d / "g.txt"), "-s", "rad", "--fraction", "0.05", "-o",
+         str(d / "rel.txt"), "--mapping", str(d / "map.csv"), "--seed", "2"],
+    ):  # fmt: skip
+        result = runner.invoke(app, argv)
+        if result.exit_code != 0:
+            raise SystemExit(f"census set-up failed: privlab {' '.join(argv)}\n{result.output}")
+    (d / "mine").mkdir()
+    (d / "mine" / "notes.txt").write_text("the user's own notes", encoding="utf-8")
+    return d
+
+
+# ============================================================================ special files
+def _write(name: str, data: bytes | str) -> Callable[[Path], None]:
+    def make(d: Path) -> None:
+        (d / name).write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+
+    return make
+
+
+def _sqlite(name: str) -> Callable[[Path], None]:
+    def make(d: Path) -> None:
+        con = sqlite3.connect(d / name)
+        con.execute("CREATE TABLE t (zip TEXT, age INT)")
+        con.execute("INSERT INTO t VALUES ('13053', 28)")
+        con.commit()
+        con.close()
+
+    return make
+
+
+def _gzip_of(source: str, name: str) -> Callable[[Path], None]:
+    def make(d: Path) -> None:
+        (d / name).write_bytes(gzip.compress((d / source).read_bytes()))
+
+    return make
+
+
+def _xlsx_of(source: str, name: str) -> Callable[[Path], None]:
+    def make(d: Path) -> None:
+        import polars as pl
+
+        pl.read_csv(d / source, separator=";", infer_schema=False).write_excel(d / name)
+
+    return make
+
+
+def _device(name: str, minor: int) -> Callable[[Path], None]:
+    def make(d: Path) -> None:  # a private device node, never the real /dev/null
+        os.mknod(d / name, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+
+    return make
+
+
+def _symlink(name: str, target: str) -> Callable[[Path], None]:
+    def make(d: Path) -> None:
+        (d / target).write_text("old", encoding="utf-8")
+        (d / name).symlink_to(d / target)
+
+    return make
+
+
+def _read_only(name: str) -> Callable[[Path], None]:
+    def make(d: Path) -> None:
+        (d / name).mkdir()
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "+i", str(d / name)], check=True, capture_output=True)
+        else:
+            (d / name).chmod(0o555)
+
+    return make
+
+
+def _with_secret(source: str, name: str, column: str, value: str, sep: str) -> Callable:
+    """A copy of ``source`` with one cell of ``column`` replaced by a private value."""
+
+    def make(d: Path) -> None:
+        lines = (d / source).read_text(encoding="utf-8").splitlines()
+        header = lines[0].split(sep)
+        j = header.index(column)
+        cells = lines[3].split(sep)
+        cells[j] = value
+        lines[3] = sep.join(cells)
+        (d / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    return make
+
+
+def _is_device(name: str) -> Callable[[Path], bool]:
+    return lambda d: stat.S_ISCHR(os.stat(d / name).st_mode)
+
+
+def _is_link(name: str) -> Callable[[Path], bool]:
+    return lambda d: (d / name).is_symlink() and (d / name).read_text() != "old"
+
+
+BINARY = bytes(range(256)) * 8
+LATIN1 = "zip;age\n13053;28\nM\u00fcnchen;29\n".encode("latin-1")
+PDF = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n"
+LONG = "x" * 300
+
+
+def _input_cases(command: str, build: Callable[[str], list[str]], *, table: bool = True) -> list:
+    """The bad files every reader must name: ``build(path)`` puts a path into the argv."""
+    kind = "table" if table else "graph"
+    cases = [
+        Case(command, f"{kind}: missing file", build("{d}/nope.csv")),
+        Case(command, f"{kind}: a folder", build("{d}/mine")),
+        Case(command, f"{kind}: empty file", build("{d}/empty.csv"),
+             setup=_write("empty.csv", "")),
+        Case(command, f"{kind}: binary garbage", build("{d}/bin.csv"),
+             setup=_write("bin.csv", BINARY)),
+        Case(command, f"{kind}: Latin-1 text", build("{d}/latin.csv"),
+             setup=_write("latin.csv", LATIN1)),
+        Case(command, f"{kind}: an SQLite database", build("{d}/db.sqlite"),
+             setup=_sqlite("db.sqlite"), expect="SQLite" if table else None),
+        Case(command, f"{kind}: a PDF", build("{d}/doc.pdf"), setup=_write("doc.pdf", PDF)),
+        Case(command, f"{kind}: name too long", build("{d}/" + LONG + ".csv")),
+        Case(command, f"{kind}: name with markup [/] :smile:", build("{d}/a[/]b :smile:.csv"),
+             expect="a[/]b :smile:.csv"),
+    ]  # fmt: skip
+    if table:
+        cases += [
+            Case(command, "table: header only", build("{d}/head.csv"),
+                 setup=_write("head.csv", "name;zip;age;sex;disease\n")),
+            Case(command, "table: a short row leaves the used columns missing",
+                 build("{d}/short.csv"),
+                 setup=_write("short.csv", "name;zip;age;sex;disease\nA;13053\n")),
+            Case(command, "table: duplicate column names", build("{d}/dup.csv"),
+                 setup=_write("dup.csv", "zip;zip;age;sex;disease\n1;2;3;F;flu\n")),
+        ]  # fmt: skip
+    else:
+        cases += [
+            Case(command, "graph: a table, not an edge list", build("{d}/data.csv")),
+            Case(command, "graph: only comments", build("{d}/c.txt"),
+                 setup=_write("c.txt", "# nothing\n")),
+            Case(command, "graph: ids with commas", build("{d}/comma.txt"),
+                 setup=_write("comma.txt", "1,2 3\n")),
+        ]  # fmt: skip
+    return cases
+
+
+def _output_cases(command: str, build: Callable[[str], list[str]], inputs: list[str]) -> list:
+    """An output pointed at what it must not replace; ``build(path)`` sets -o."""
+    cases = [Case(command, f"-o = input {p}", build("{d}/" + p), expect="destroy the input")
+             for p in inputs]  # fmt: skip
+    cases += [
+        Case(command, "-o a foreign folder", build("{d}/mine")),
+        Case(command, "-o in a read-only folder", build("{d}/ro/out.csv"), setup=_read_only("ro")),
+        Case(command, "-o a full disk (device 1,7)", build("{d}/full"), setup=_device("full", 7),
+             root_only=True, expect="No space left on device"),
+    ]  # fmt: skip
+    return cases
+
+
+def _options(command: str, base: list[str], variants: list[tuple[str, list[str]]]) -> list:
+    return [Case(command, label, [*base, *extra]) for label, extra in variants]
+
+
+# ============================================================================ the cases
+def cases() -> list[Case]:
+    out: list[Case] = []
+
+    # ---- table anonymize
+    anon = ["table", "anonymize", *TABLE, "-k", "2", "--suppression", "20%"]
+    out += _input_cases("table anonymize", lambda p: ["table", "anonymize", p, *TABLE[1:], "-k",
+                                                      "2", "-o", "{d}/out.csv"])  # fmt: skip
+    out += _output_cases("table anonymize", lambda p: [*anon, "-o", p], ["data.csv", "zip.csv"])
+    out += _options("table anonymize", [*anon, "-o", "{d}/out.csv"], [
+        ("k = 0", ["-k", "0"]), ("k negative", ["-k", "-3"]), ("k huge", ["-k", str(10**30)]),
+        ("suppression 150%", ["--suppression", "150%"]),
+        ("suppression nan", ["--suppression", "nan"]),
+        ("unknown metric", ["--metric", "bogus"]), ("gs for dm", ["--metric", "dm", "--gs", "0.5"]),
+        ("l-diversity spec 0:100:0", ["--l-diversity", "0:100:0"]),
+        ("t-closeness of a missing column", ["--t-closeness", "nope:equal:0.2"]),
+        ("mondrian with a metric", ["--algorithm", "mondrian", "--metric", "dm"]),
+        ("infeasible model", ["--l-diversity", "disease:distinct:9", "--suppression", "0"]),
+    ])  # fmt: skip
+    out += [
+        Case("table anonymize", "an undeclared column (name)", expect="no role", argv=
+             ["table", "anonymize", "{d}/data.csv", *QI, "--hierarchy",
+              "zip={d}/zip.csv", "--hierarchy", "sex=flat", "--sensitive", "disease", "-k", "2",
+              "-o", "{d}/out.csv"]),
+        Case("table anonymize", "a text QI without a hierarchy", expect="has no hierarchy",
+             argv=
+             ["table", "anonymize", "{d}/data.csv", *QI, "--hierarchy", "zip={d}/zip.csv",
+              "--sensitive", "disease", "--identifying", "name", "-k", "2", "-o",
+              "{d}/out.csv"]),
+        Case("table anonymize", "a private value outside the hierarchy",
+             ["table", "anonymize", "{d}/s.csv", *TABLE[1:], "-k", "2", "-o", "{d}/out.csv"],
+             setup=_with_secret("data.csv", "s.csv", "zip", SECRET, ";"), secret=SECRET),
+        Case("table anonymize", "-o - with --json", [*anon, "-o", "-", "--json"],
+             expect="--json and -o -"),
+        Case("table anonymize", "job file not UTF-8", ["table", "anonymize", "--job", "{d}/j.toml"],
+             setup=_write("j.toml", b'input = "data.csv"\nqi = ["zip\xff"]\n')),
+        Case("table anonymize", "job file with an unknown key",
+             ["table", "anonymize", "--job", "{d}/j.toml"], setup=_write("j.toml", "colour = 1\n")),
+        Case("table anonymize", "-o - (stdout)", [*anon, "-o", "-"], ok=True),
+        Case("table anonymize", "-o a symbolic link", [*anon, "-o", "{d}/link.csv"], ok=True,
+             setup=_symlink("link.csv", "real.csv"), keeps=_is_link("link.csv")),
+        Case("table anonymize", "-o a device (1,3)", [*anon, "-o", "{d}/null"], ok=True,
+             setup=_device("null", 3), keeps=_is_device("null"), root_only=True),
+        Case("table anonymize", "an .xlsx input",
+             ["table", "anonymize", "{d}/d.xlsx", *TABLE[1:], "-k", "2", "-o", "{d}/out.csv"],
+             ok=True, setup=_xlsx_of("data.csv", "d.xlsx")),
+        Case("table anonymize", "a .csv.gz input",
+             ["table", "anonymize", "{d}/d.csv.gz", *TABLE[1:], "-k", "2", "-o", "{d}/out.csv"],
+             ok=True, setup=_gzip_of("data.csv", "d.csv.gz")),
+    ]  # fmt: skip
+
+    # ---- table check / risk
+    for name in ("check", "risk"):
+        cmd = f"table {name}"
+        base = ["table", name, "{d}/data.csv", *QI]
+        out += _input_cases(cmd, lambda p, n=name: ["table", n, p, *QI])
+        out += _options(cmd, base, [
+            ("a QI that is not a column", ["--qi", "nope"]),
+            ("a column twice", ["--qi", "zip"]),
+            ("--delimiter wrong", ["--delimiter", "|"]),
+            ("--missing bogus", ["--missing", "bogus"]),
+        ])  # fmt: skip
+        if name == "check":
+            out += _options(cmd, [*base, "--sensitive", "disease"], [
+                ("k = 0", ["-k", "0"]), ("l-diversity nonsense", ["--l-diversity", "x"]),
+            ])  # fmt: skip
+        else:
+            out += _options(cmd, base, [
+                ("population smaller than the sample", ["--population", "3"]),
+                ("sampling fraction 2", ["--sampling-fraction", "2"]),
+            ])  # fmt: skip
+
+    # ---- table hierarchy
+    hier = ["table", "hierarchy", "interval", "{d}/data.csv", "--column", "age"]
+    out += _input_cases("table hierarchy", lambda p: ["table", "hierarchy", "interval", p,
+                                                      "--column", "age", "--width", "10",
+                                                      "-o", "{d}/h.csv"])  # fmt: skip
+    out += _output_cases("table hierarchy", lambda p: [*hier, "--width", "10", "-o", p],
+                         ["data.csv"])  # fmt: skip
+    out.append(Case("table hierarchy", "-o - with --json",
+                    [*hier, "--width", "10", "-o", "-", "--json"], expect="--json and -o -"))
+    out += _options("table hierarchy", [*hier, "-o", "{d}/h.csv"], [
+        ("width 0", ["--width", "0"]), ("width nan", ["--width", "nan"]),
+        ("no width", []), ("unknown kind", ["--width", "5", "--fanout", "1"]),
+    ])  # fmt: skip
+
+    # ---- table permute
+    out += _input_cases("table permute", lambda p: ["table", "permute", p, *PERMUTE[3:], "-o",
+                                                    "{d}/rel2"])  # fmt: skip
+    out += [
+        Case("table permute", "-o the folder holding the input",
+             [*PERMUTE, "-o", "{d}", "--overwrite"]),
+        Case("table permute", "-o a foreign folder --overwrite",
+             [*PERMUTE, "-o", "{d}/mine", "--overwrite"]),
+        Case("table permute", "-o an earlier release without --overwrite",
+             [*PERMUTE, "-o", "{d}/release"]),
+        Case("table permute", "-o -", [*PERMUTE, "-o", "-"]),
+        Case("table permute", "-o a file", [*PERMUTE, "-o", "{d}/salaries.csv"]),
+    ]  # fmt: skip
+    out += _options("table permute", [*PERMUTE[:4], "--sensitive", "salary", "-o", "{d}/r3"], [
+        ("k = 0", ["--k", "0", "--e", "1"]), ("e negative", ["--k", "2", "--e", "-5"]),
+        ("anatomy without l", ["--anatomy"]), ("unknown partition", ["--k", "2", "--e", "1",
+                                                                     "--partition", "x"]),
+    ])  # fmt: skip
+
+    # ---- table query
+    q = "SELECT SUM(salary) FROM t WHERE age BETWEEN 35 AND 55"
+    out += [Case("table query", label, ["table", "query", *argv]) for label, argv in [
+        ("not a release folder", ["{d}/mine", q]), ("a file", ["{d}/data.csv", q]),
+        ("missing folder", ["{d}/nope", q]), ("not SQL", ["{d}/release", "hello"]),
+        ("unknown column", ["{d}/release", "SELECT SUM(x) FROM t"]),
+        ("sensitive attribute in WHERE", ["{d}/release",
+                                          "SELECT SUM(salary) FROM t WHERE salary > 5"]),
+        ("two statements", ["{d}/release", q + "; DROP TABLE t"]),
+        ("unknown aggregate", ["{d}/release", "SELECT MEDIAN(salary) FROM t"]),
+        ("GROUP BY", ["{d}/release", "SELECT SUM(salary) FROM t GROUP BY age"]),
+        ("a join", ["{d}/release", "SELECT SUM(salary) FROM t, u"]),
+        ("unknown backend", ["{d}/release", q, "--backend", "oracle"]),
+        ("postgres without --dsn", ["{d}/release", q, "--backend", "postgres"]),
+        ("generalization file missing", ["{d}/release", q, "--generalization", "{d}/nope.csv"]),
+        ("generalization file wrong", ["{d}/release", q, "--generalization", "{d}/data.csv"]),
+        ("markup in SQL", ["{d}/release", "SELECT [/] :smile:"]),
+    ]]  # fmt: skip
+
+    # ---- dp release
+    rel = ["dp", "release", "{d}/people.csv", "-e", "1"]
+    out += _input_cases("dp release", lambda p: ["dp", "release", p, "-q", "count", "-q",
+                                                 "mean:age:0:100", "-e", "1"])  # fmt: skip
+    out += _options("dp release", rel, [
+        ("epsilon 0", ["-q", "count", "-e", "0"]), ("epsilon nan", ["-q", "count", "-e", "nan"]),
+        ("epsilon inf", ["-q", "count", "-e", "inf"]),
+        ("epsilon 1e30", ["-q", "count", "-e", "1e30"]),
+        ("delta 2", ["-q", "count", "--delta", "2"]), ("unknown query", ["-q", "median:age"]),
+        ("sum without bounds", ["-q", "sum:income"]),
+        ("histogram without bins", ["-q", "histogram:sex"]),
+        ("bins 0:100:0", ["-q", "histogram:age", "--bins", "age=0:100:0"]),
+        ("bins of text 0:100:0 twice", ["-q", "histogram:sex", "--bins", "sex=0:100:0,0:100:0"]),
+        ("bins of 10^9 cells", ["-q", "histogram:age", "--bins", "age=0:1e9:1"]),
+    ])  # fmt: skip
+    out += [
+        Case("dp release", "a private value outside the bins",
+             ["dp", "release", "{d}/s.csv", "-q", "histogram:age", "--bins", "age=0:100:10",
+              "-e", "1"], setup=_with_secret("people.csv", "s.csv", "age", SECRET_NUMBER, ","),
+             secret=SECRET_NUMBER),
+        Case("dp release", "a private text in a numeric column",
+             ["dp", "release", "{d}/s.csv", "-q", "mean:income:0:10000", "-e", "1"],
+             setup=_with_secret("people.csv", "s.csv", "income", SECRET, ","), secret=SECRET),
+        Case("dp release", "a sum of 10^13s (no overflow)",
+             ["dp", "release", "{d}/big.csv", "-q", "sum:x:0:1e13", "-e", "1"], ok=True,
+             setup=_write("big.csv", "x\n" + "10000000000000\n" * 2000)),
+    ]  # fmt: skip
+
+    # ---- dp params
+    out += _options("dp params", ["dp", "params"], [
+        ("no epsilon", []), ("epsilon 0", ["-e", "0"]), ("epsilon negative", ["-e", "-1"]),
+        ("epsilon nan", ["-e", "nan"]), ("epsilon inf", ["-e", "inf"]),
+        ("epsilon text", ["-e", "one"]), ("delta 0", ["-e", "1", "--delta", "0"]),
+        ("delta 1", ["-e", "1", "--delta", "1"]), ("delta nan", ["-e", "1", "--delta", "nan"]),
+        ("beta without k", ["-e", "1", "--beta", "0.5"]),
+        ("beta 1.5", ["-e", "1", "--beta", "1.5", "-k", "5"]),
+        ("beta 0", ["-e", "1", "--beta", "0", "-k", "5"]),
+        ("k 0", ["-e", "1", "--beta", "0.5", "-k", "0"]),
+        ("k huge", ["-e", "1", "--beta", "0.5", "-k", str(10**30)]),
+        ("delta and beta", ["-e", "1", "--delta", "1e-5", "--beta", "0.5", "-k", "5"]),
+        ("epsilon 1e300", ["-e", "1e300", "--delta", "1e-5"]),
+    ])  # fmt: skip
+
+    # ---- dp safe-kanon
+    sk_qi = [x for c in ("zip", "age", "sex", "education", "marital-status")
+             for x in ("--qi", c, "--hierarchy", f"{c}={{d}}/h_{c}.csv")]  # fmt: skip
+    sk = ["dp", "safe-kanon", "{d}/census.csv", *sk_qi, "--identifying", "id", "--insensitive",
+          "disease", "-e", "1"]  # fmt: skip
+    out += _input_cases(
+        "dp safe-kanon",
+        lambda p: ["dp", "safe-kanon", p, *sk[3:], "--delta", "1e-3", "-o", "{d}/sk.csv"],
+    )
+    out += _output_cases("dp safe-kanon", lambda p: [*sk, "--delta", "1e-3", "-o", p],
+                         ["census.csv", "h_age.csv"])  # fmt: skip
+    out += _options("dp safe-kanon", [*sk, "-o", "{d}/sk.csv"], [
+        ("no delta, beta or k", []), ("delta 2", ["--delta", "2"]),
+        ("levels out of range", ["--beta", "0.5", "-k", "5", "--levels", "zip=9"]),
+        ("levels of a non-QI", ["--beta", "0.5", "-k", "5", "--levels", "disease=1"]),
+        ("a data-built hierarchy", ["--delta", "1e-3", "--hierarchy", "zip2=interval:width=5"]),
+        ("selection epsilon above epsilon", ["--delta", "1e-3", "--selection-epsilon", "2"]),
+    ])  # fmt: skip
+    out.append(Case("dp safe-kanon", "an undeclared column",
+                    ["dp", "safe-kanon", "{d}/census.csv", *sk_qi, "--identifying", "id", "-e",
+                     "1", "--delta", "1e-3", "-o", "{d}/sk.csv"]))  # fmt: skip
+
+    # ---- graph anonymize
+    ga = ["graph", "anonymize", "{d}/g.txt", "-s", "rsp", "--fraction", "0.1"]
+    out += _input_cases(
+        "graph anonymize",
+        lambda p: ["graph", "anonymize", p, "-s", "naive", "-o", "{d}/o.txt"],
+        table=False,
+    )
+    out += _output_cases("graph anonymize", lambda p: [*ga, "-o", p], ["g.txt"])
+    out += [
+        Case("graph anonymize", "--mapping = -o (the key as the release)", expect="same path",
+             argv=
+             [*ga, "-o", "{d}/o.txt", "--mapping", "{d}/o.txt"]),
+        Case("graph anonymize", "--mapping = input", [*ga, "-o", "{d}/o.txt", "--mapping",
+                                                      "{d}/g.txt"]),
+        Case("graph anonymize", "--mapping in a read-only folder",
+             [*ga, "-o", "{d}/o.txt", "--mapping", "{d}/ro/m.csv"], setup=_read_only("ro")),
+        Case("graph anonymize", "unknown scheme", ["graph", "anonymize", "{d}/g.txt", "-s", "x",
+                                                   "-o", "{d}/o.txt"]),
+        Case("graph anonymize", "fraction 2", [*ga[:5], "--fraction", "2", "-o", "{d}/o.txt"]),
+        Case("graph anonymize", "kdegree without k", [*ga[:3], "-s", "kdegree", "-o",
+                                                      "{d}/o.txt"]),
+        Case("graph anonymize", "dp-dk2 degree above the bound",
+             [*ga[:3], "-s", "dp-dk2", "-e", "1", "--max-degree", "3", "-o", "{d}/o.txt"]),
+        Case("graph anonymize", "-o - (stdout)", [*ga, "-o", "-"], ok=True),
+        Case("graph anonymize", "-o a device (1,3)", [*ga, "-o", "{d}/null"], ok=True,
+             setup=_device("null", 3), keeps=_is_device("null"), root_only=True),
+    ]  # fmt: skip
+
+    # ---- graph pair
+    gp = ["graph", "pair", "{d}/g.txt", "--alpha-v", "0.5", "--alpha-e", "0.5"]
+    out += _input_cases("graph pair", lambda p: ["graph", "pair", p, *gp[3:], "-o", "{d}/p2"],
+                        table=False)  # fmt: skip
+    out += [
+        Case("graph pair", "-o the folder holding the input --force",
+             [*gp, "-o", "{d}", "--force"]),
+        Case("graph pair", "-o a foreign folder --force", [*gp, "-o", "{d}/mine", "--force"]),
+        Case("graph pair", "-o an earlier pair without --force", [*gp, "-o", "{d}/pair"]),
+        Case("graph pair", "alpha-v 0", [*gp[:3], "--alpha-v", "0", "--alpha-e", "0.5", "-o",
+                                         "{d}/p2"]),
+        Case("graph pair", "no alphas", [*gp[:3], "-o", "{d}/p2"]),
+        Case("graph pair", "--p without --secgraph", [*gp, "--p", "0.5", "-o", "{d}/p2"]),
+    ]  # fmt: skip
+
+    # ---- graph utility, attack refine, h1-risk, subgraph, active
+    out += _input_cases("graph utility", lambda p: ["graph", "utility", p, "{d}/rel.txt"],
+                        table=False)  # fmt: skip
+    out += _options("graph utility", ["graph", "utility", "{d}/g.txt", "{d}/rel.txt"], [
+        ("unknown metric", ["-m", "bogus"]), ("sample 0", ["--sample", "0"]),
+        ("sample text", ["--sample", "many"]),
+    ])  # fmt: skip
+    out += _input_cases("graph attack refine", lambda p: ["graph", "attack", "refine", p],
+                        table=False)  # fmt: skip
+    out += _options("graph attack refine", ["graph", "attack", "refine", "{d}/g.txt"], [
+        ("level -1", ["--level", "-1"]), ("level and star", ["--level", "2", "--star"]),
+        ("level text", ["--level", "two"]),
+    ])  # fmt: skip
+    out += _input_cases("graph attack h1-risk", lambda p: ["graph", "attack", "h1-risk", p,
+                                                           "{d}/rel.txt", "--m", "4"],
+                        table=False)  # fmt: skip
+    out += _options("graph attack h1-risk", ["graph", "attack", "h1-risk", "{d}/g.txt",
+                                             "{d}/rel.txt"], [
+        ("no m", []), ("m negative", ["--m", "-1"]),
+        ("unknown model", ["--m", "2", "--model", "x"]),
+    ])  # fmt: skip
+    out += _input_cases("graph attack subgraph", lambda p: ["graph", "attack", "subgraph", p],
+                        table=False)  # fmt: skip
+    out += _options("graph attack subgraph", ["graph", "attack", "subgraph", "{d}/g.txt"], [
+        ("facts 0", ["--facts", "0"]), ("nodes text", ["--nodes", "some"]),
+        ("nodes 0", ["--nodes", "0"]),
+    ])  # fmt: skip
+    out += _input_cases("graph attack active", lambda p: ["graph", "attack", "active", p],
+                        table=False)  # fmt: skip
+    out += _options("graph attack active", ["graph", "attack", "active", "{d}/g.txt"], [
+        ("k 1", ["-k", "1"]), ("targets 0", ["--targets", "0"]), ("k huge", ["-k", "100000"]),
+    ])  # fmt: skip
+
+    # ---- propagate / learned (pair folders)
+    def pair_cases(cmd: str, base: list[str]) -> list[Case]:
+        return [Case(cmd, label, [*base[:3], *argv]) for label, argv in [
+            ("missing folder", ["{d}/nope", *base[4:]]), ("a file", ["{d}/g.txt", *base[4:]]),
+            ("a foreign folder", ["{d}/mine", *base[4:]]),
+            ("a permutation release", ["{d}/release", *base[4:]]),
+            ("the results folder", ["{d}/results", *base[4:]]),
+        ]]  # fmt: skip
+
+    prop = ["graph", "attack", "propagate", "{d}/pair", "--seeds", "5"]
+    out += pair_cases("graph attack propagate", prop)
+    out += _options("graph attack propagate", prop[:4], [
+        ("no seeding", []), ("two seedings", ["--seeds", "3", "--discover", "3"]),
+        ("theta -1", ["--seeds", "3", "--theta", "-1"]),
+        ("seeds file missing", ["--seeds-file", "{d}/nope.csv"]),
+        ("seeds file of unknown nodes", ["--seeds-file", "{d}/s.csv"]),
+        ("-o PAIR/truth.csv", ["--seeds", "3", "-o", "{d}/pair/truth.csv"]),
+        ("-o inside the pair folder", ["--seeds", "3", "-o", "{d}/pair/new.csv"]),
+        ("-o the pair folder itself", ["--seeds", "3", "-o", "{d}/pair"]),
+        ("-o a foreign folder", ["--seeds", "3", "-o", "{d}/mine"]),
+        ("-o - with --json", ["--seeds", "3", "-o", "-", "--json"]),
+    ])  # fmt: skip
+    learned = ["graph", "attack", "learned", "{d}/pair", "--seed", "1"]
+    out += pair_cases("graph attack learned", learned)
+    out += _options("graph attack learned", learned, [
+        ("unknown method", ["--method", "svm"]), ("alpha-v 2", ["--alpha-v", "2"]),
+        ("alpha-e 0", ["--alpha-e", "0"]), ("non-identical 0", ["--non-identical", "0"]),
+        ("bad thresholds", ["--3psl", "--thresholds", "a,b"]),
+        ("score cut 2", ["--3psl", "--score-cut", "2"]),
+        ("unknown order", ["--3psl", "--order", "x"]),
+        ("per-band without 3psl", ["--per-band"]), ("seed text", ["--seed", "x"]),
+        ("pair with markup name", ["--seed", "1", "{d}/[/]"]),
+    ])  # fmt: skip
+
+    # ---- audit
+    au = ["audit", "{d}/rel.txt", "--original", "{d}/g.txt", "--mapping", "{d}/map.csv"]
+    out += _input_cases("audit", lambda p: ["audit", p, "--original", "{d}/g.txt", "-o",
+                                            "{d}/a.html"], table=False)  # fmt: skip
+    out += _output_cases("audit", lambda p: [*au, "-o", p], ["rel.txt", "g.txt", "map.csv"])
+    out += [
+        Case("audit", "release and original of different kinds",
+             ["audit", "{d}/data.csv", "--original", "{d}/g.txt", "-o", "{d}/a.html"]),
+        Case("audit", "a table without --qi", ["audit", "{d}/data.csv", "--original",
+                                               "{d}/data.csv", "-o", "{d}/a.html"]),
+        Case("audit", "a mapping of another release",
+             ["audit", "{d}/rel.txt", "--original", "{d}/g.txt", "--mapping", "{d}/data.csv",
+              "-o", "{d}/a.html"]),
+        Case("audit", "-o inside the release folder",
+             ["audit", "{d}/release", "--original", "{d}/salaries.csv", "-o",
+              "{d}/release/a.html"]),
+        Case("audit", "-o - with --json", [*au, "-o", "-", "--json"]),
+    ]  # fmt: skip
+
+    # ---- report
+    out += [Case("report", label, ["report", *argv]) for label, argv in [
+        ("missing folder", ["{d}/nope", "-o", "{d}/r.html"]),
+        ("a foreign folder", ["{d}/mine", "-o", "{d}/r.html"]),
+        ("a table file", ["{d}/data.csv", "-o", "{d}/r.html"]),
+        ("an empty results.csv", ["{d}/e", "-o", "{d}/r.html"]),
+        ("-o results.csv", ["{d}/results", "-o", "{d}/results/results.csv"]),
+        ("-o manifest.json", ["{d}/results", "-o", "{d}/results/manifest.json"]),
+        ("-o the results folder", ["{d}/results", "-o", "{d}/results"]),
+        ("-o a foreign folder", ["{d}/results", "-o", "{d}/mine"]),
+        ("-o in a read-only folder", ["{d}/results", "-o", "{d}/ro/r.html"]),
+        ("-o a full disk", ["{d}/results", "-o", "{d}/full"]),
+        ("results.csv of a table", ["{d}/t", "-o", "{d}/r.html"]),
+        ("results.csv not UTF-8", ["{d}/u", "-o", "{d}/r.html"]),
+        ("manifest.json broken", ["{d}/b", "-o", "{d}/r.html"]),
+        ("no results, only a manifest", ["{d}/m", "-o", "{d}/r.html"]),
+        ("results.csv with text results", ["{d}/x", "-o", "{d}/r.html"]),
+    ]]  # fmt: skip
+    cols = "experiment,scheme,parameter,value,metric,seed,result\n"
+    setups = {
+        "an empty results.csv": _mkfiles({"e/results.csv": ""}),
+        "-o in a read-only folder": _read_only("ro"),
+        "-o a full disk": _device("full", 7),
+        "results.csv of a table": _mkfiles({"t/results.csv": DATA}),
+        "results.csv not UTF-8": _mkfiles({"u/results.csv": LATIN1}),
+        "manifest.json broken": _mkfiles({"b/results.csv": cols + "e,s,p,1,m,0,1\n",
+                                          "b/manifest.json": "{broken"}),
+        "no results, only a manifest": _mkfiles({"m/manifest.json": "{}"}),
+        "results.csv with text results": _mkfiles({"x/results.csv": cols + "e,s,p,1,m,0,high\n"}),
+    }  # fmt: skip
+    for case in out:
+        if case.command == "report" and case.label in setups:
+            case.setup = setups[case.label]
+            case.root_only = case.label == "-o a full disk"
+
+    # ---- bench
+    out += [Case("bench", label, ["bench", *argv]) for label, argv in [
+        ("no spec", ["-o", "{d}/b"]), ("unknown spec name", ["nope", "-o", "{d}/b"]),
+        ("a spec that is not TOML", ["{d}/data.csv", "-o", "{d}/b"]),
+        ("a spec with an unknown key", ["{d}/bad.toml", "-o", "{d}/b"]),
+        ("no -o", ["{d}/spec.toml"]), ("-o a foreign folder", ["{d}/spec.toml", "-o", "{d}/mine"]),
+        ("-o a file", ["{d}/spec.toml", "-o", "{d}/data.csv"]),
+        ("-o the results of another spec --resume", ["hay-fig9", "--reduced", "-o",
+                                                     "{d}/results", "--resume"]),
+        ("-o earlier results without --resume", ["{d}/spec.toml", "-o", "{d}/results"]),
+        ("seeds 0", ["{d}/spec.toml", "--seeds", "0", "-o", "{d}/b"]),
+        ("seeds text", ["{d}/spec.toml", "--seeds", "x", "-o", "{d}/b"]),
+        ("spec not UTF-8", ["{d}/u.toml", "-o", "{d}/b"]),
+        ("spec with an unknown data set", ["{d}/d.toml", "-o", "{d}/b"]),
+        ("spec with an unknown scheme", ["{d}/s.toml", "-o", "{d}/b"]),
+        ("-o in a read-only folder", ["{d}/spec.toml", "-o", "{d}/ro/b"]),
+    ]]  # fmt: skip
+    bench_setups = {
+        "a spec with an unknown key": _mkfiles({"bad.toml": SPEC + "\ncolour = 1\n"}),
+        "spec not UTF-8": _mkfiles({"u.toml": b"[spec]\nname = \"\xff\"\n"}),
+        "spec with an unknown data set": _mkfiles(
+            {"d.toml": SPEC.replace('"synthetic:gnm"', '"nope"')}
+        ),
+        "spec with an unknown scheme": _mkfiles({"s.toml": SPEC.replace('"rsp"', '"nope"')}),
+        "-o in a read-only folder": _read_only("ro"),
+    }  # fmt: skip
+    for case in out:
+        if case.command == "bench" and case.label in bench_setups:
+            case.setup = bench_setups[case.label]
+
+    # ---- demo
+    out += _options("demo", ["demo"], [
+        ("rows 0", ["--rows", "0"]), ("rows negative", ["--rows", "-5"]),
+        ("rows 10^12 (out of memory)", ["--rows", str(10**12)]),
+        ("rows 10^20 (too large)", ["--rows", str(10**20)]), ("k 0", ["-k", "0"]),
+        ("l 0", ["-l", "0"]), ("suppression 200%", ["--suppression", "200%"]),
+        ("suppression text", ["--suppression", "lots"]), ("threshold 2", ["--threshold", "2"]),
+        ("population below rows", ["--population", "10"]),
+        ("-o a foreign folder", ["--rows", "200", "-o", "{d}/mine", "--overwrite"]),
+        ("-o a file", ["--rows", "200", "-o", "{d}/data.csv"]),
+        ("-o the work folder", ["--rows", "200", "-o", "{d}", "--overwrite"]),
+        ("-o in a read-only folder", ["--rows", "200", "-o", "{d}/ro/demo"]),
+        ("seed text", ["--seed", "x"]),
+    ])  # fmt: skip
+    late = {
+        ("graph attack propagate", "seeds file of unknown nodes"):
+            _write("s.csv", "aux,san\n999,1000\n"),
+        ("demo", "-o in a read-only folder"): _read_only("ro"),
+    }  # fmt: skip
+    for case in out:
+        case.setup = late.get((case.command, case.label), case.setup)
+    return out
+
+
+def _mkfiles(files: dict[str, str | bytes]) -> Callable[[Path], None]:
+    def make(d: Path) -> None:
+        for name, data in files.items():
+            (d / name).parent.mkdir(parents=True, exist_ok=True)
+            (d / name).write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+
+    return make
+
+
+# ============================================================================ running
+def snapshot(root: Path) -> dict[str, bytes | str]:
+    """Files (content) and folders (marker) below ``root``; devices and FIFOs by kind."""
+    out: dict[str, bytes | str] = {}
+    for p in sorted(root.rglob("*")):
+        key = str(p.relative_to(root))
+        mode = os.lstat(p).st_mode
+        if stat.S_ISLNK(mode):
+            out[key] = "<link>"
+        elif stat.S_ISDIR(mode):
+            out[key] = "<dir>"
+        elif stat.S_ISREG(mode):
+            out[key] = p.read_bytes()
+        else:
+            out[key] = f"<special {stat.S_IFMT(mode)}>"
+    return out
+
+
+def _unlock(d: Path) -> None:
+    for name in ("ro",):
+        p = d / name
+        if p.exists():
+            subprocess.run(["chattr", "-i", str(p)], capture_output=True)
+            with contextlib.suppress(OSError):
+                p.chmod(0o755)
+
+
+def run_case(case: Case, work: Path, in_process: bool) -> Result:
+    tmp = Path(tempfile.mkdtemp(prefix="census-"))
+    d = tmp / "w"
+    shutil.copytree(work, d, symlinks=True)
+    try:
+        if case.setup is not None:
+            case.setup(d)
+        before = snapshot(d)
+        t0 = time.perf_counter()
+        code, output = (_in_process if in_process else _subprocess)(case.args(d), d)
+        seconds = time.perf_counter() - t0
+        after = snapshot(d)
+        changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+        return _classify(case, d, code, output, changed, seconds)
+    finally:
+        _unlock(d)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _subprocess(argv: list[str], d: Path) -> tuple[int, str]:
+    proc = subprocess.run([sys.executable, "-m", "privlab", *argv], capture_output=True,
+                          cwd=d, timeout=600, stdin=subprocess.DEVNULL)  # fmt: skip
+    text = proc.stdout.decode("utf-8", "replace") + proc.stderr.decode("utf-8", "replace")
+    return proc.returncode, text
+
+
+def _in_process(argv: list[str], d: Path) -> tuple[int, str]:
+    from typer.testing import CliRunner
+
+    from privlab.cli.main import app
+
+    old = Path.cwd()
+    os.chdir(d)
+    try:
+        result = CliRunner().invoke(app, argv)
+    finally:
+        os.chdir(old)
+    text = result.output
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        text += "\nTraceback (uncaught " + type(result.exception).__name__ + ")"
+    return result.exit_code, text
+
+
+def _classify(case, d, code, output, changed, seconds) -> Result:
+    def result(outcome: str) -> Result:
+        return Result(case, outcome, code, seconds, _first_line(output), changed)
+
+    if "Traceback" in output or code not in (0, 2):
+        return result("traceback")
+    if case.secret is not None and case.secret in output:
+        return result("leak")
+    if case.ok:
+        if code != 0:
+            return result("valid input refused")
+        if case.keeps is not None and not case.keeps(d):
+            return result("partial output left")  # a device or a link was replaced
+        return result("accepted")
+    if code == 0:
+        return result("wrong silent success")
+    if changed:
+        return result("partial output left")
+    if case.expect is not None and case.expect not in " ".join(output.split()):
+        return result("wrong error")
+    return result("clear error")
+
+
+def _first_line(text: str) -> str:
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    error = [ln for ln in lines if ln.startswith("error:")]
+    return (error or lines or [""])[0][:200]
+
+
+def census(*, jobs: int = 2, only: str | None = None, in_process: bool = False,
+           progress: Callable[[int, int], None] | None = None) -> list[Result]:  # fmt: skip
+    """Run every case (of one entry point with ``only``) and return the results."""
+    selected = [c for c in cases() if only is None or c.command == only]
+    if os.geteuid() != 0:
+        selected = [c for c in selected if not c.root_only]
+    with tempfile.TemporaryDirectory(prefix="census-work-") as root:
+        work = build_work(Path(root))
+        results: list[Result] = []
+        if in_process or jobs <= 1:
+            for i, case in enumerate(selected, 1):
+                results.append(run_case(case, work, in_process))
+                if progress:
+                    progress(i, len(selected))
+        else:
+            with ThreadPoolExecutor(jobs) as pool:
+                for i, r in enumerate(pool.map(lambda c: run_case(c, work, False), selected), 1):
+                    results.append(r)
+                    if progress:
+                        progress(i, len(selected))
+    return results
+
+
+def table(results: list[Result]) -> str:
+    rows = ["| entry point | tried | " + " | ".join(OUTCOMES) + " |",
+            "|---|---|" + "---|" * len(OUTCOMES)]  # fmt: skip
+    total: Counter = Counter()
+    for command in ENTRY_POINTS:
+        mine = [r for r in results if r.case.command == command]
+        if not mine:
+            continue
+        n = Counter(r.outcome for r in mine)
+        total.update(n)
+        total["tried"] += len(mine)
+        rows.append(
+            f"| {command} | {len(mine)} | " + " | ".join(str(n[o]) for o in OUTCOMES) + " |"
+        )
+    rows.append(f"| **all** | {total['tried']} | " + " | ".join(str(total[o]) for o in OUTCOMES)
+                + " |")  # fmt: skip
+    return "\n".join(rows)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--jobs", type=int, default=2, help="cases run at once (subprocesses)")
+    parser.add_argument("--only", help="one entry point, e.g. 'table anonymize'")
+    parser.add_argument("--in-process", action="store_true", help="typer's runner, not python -m")
+    parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument("--json", type=Path, help="write every result to this JSON file")
+    parser.add_argument("--verbose", action="store_true", help="print every case's first line")
+    args = parser.parse_args()
+    if args.list:
+        for c in cases():
+            print(f"{c.command:24} {'ok  ' if c.ok else 'bad '} {c.label}")
+        return 0
+    t0 = time.perf_counter()
+    def progress(i: int, n: int) -> None:
+        if sys.stderr.isatty():
+            print(f"\r{i}/{n}", end="", file=sys.stderr)
+
+    results = census(jobs=args.jobs, only=args.only, in_process=args.in_process,
+                     progress=progress)  # fmt: skip
+    print(file=sys.stderr)
+    print(table(results))
+    bad = [r for r in results if r.outcome not in ("clear error", "accepted")]
+    shown = results if args.verbose else bad
+    for r in shown:
+        print(f"- [{r.outcome}] {r.case.command}: {r.case.label} (exit {r.code}) — {r.message}"
+              + (f" — changed: {', '.join(r.changed[:4])}" if r.changed else ""))  # fmt: skip
+    print(f"{len(results)} cases in {time.perf_counter() - t0:.0f} s "
+          f"({'in process' if args.in_process else f'{args.jobs} subprocesses at once'}, "
+          f"{'root' if os.geteuid() == 0 else 'not root: device cases skipped'})")  # fmt: skip
+    if args.json:
+        args.json.write_text(json.dumps([{"command": r.case.command, "case": r.case.label,
+                                          "outcome": r.outcome, "exit": r.code,
+                                          "message": r.message, "changed": r.changed}
+                                         for r in results], indent=2) + "\n")  # fmt: skip
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+"""``python -m privlab``: the same command line as ``privlab``."""
+
+from privlab.cli.main import app
+
+app(prog_name="privlab")
