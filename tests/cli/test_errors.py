@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import numpy as np
 import pytest
@@ -153,3 +154,24 @@ def test_table_risk_prints_a_labelled_table_without_empty_figures(data):
     assert "population uniques" not in text  # no population size: no such figure
     with_population = run("table", "risk", data, "--qi", "zip", "--population", "1000")
     assert "population uniques (Dankar)" in with_population.stdout
+
+
+# ---------------------------------------------------------------------------- memory
+def test_a_table_larger_than_the_memory_left_is_refused_before_reading(data, monkeypatch):
+    # polars aborts the process on a failed allocation; the reader refuses such a file first
+    monkeypatch.setenv("PRIVLAB_MEMORY_LIMIT", "200")  # bytes left, as a small machine would
+    result = run("table", "check", data, "--qi", "zip")
+    assert result.exit_code == 2, result.output
+    assert f"{data}: reading it needs about" in result.output and "200 B is left" in result.output
+    monkeypatch.setenv("PRIVLAB_MEMORY_LIMIT", "none")
+    assert run("table", "check", data, "--qi", "zip").exit_code == 0
+
+
+def test_the_memory_left_is_read_from_the_machine(monkeypatch):
+    from privlab.io.memory import available_memory
+
+    monkeypatch.delenv("PRIVLAB_MEMORY_LIMIT", raising=False)
+    left = available_memory()
+    assert left is None or left > 0
+    if os.path.exists("/proc/meminfo"):
+        assert left is not None

@@ -31,6 +31,7 @@ from privlab.errors import ConfigError, InputError
 from privlab.io.atomic import atomic_path
 from privlab.io.excel import read_sheet_grid
 from privlab.io.formats import detect_format
+from privlab.io.memory import check_fits
 from privlab.io.outputs import is_stdout, stdout_binary
 
 CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
@@ -154,6 +155,8 @@ def read_table(
     path = Path(path)
     _check_file(path)
     fmt = detect_format(path)
+    check_fits(path, fmt.kind if fmt.kind in ("parquet", "excel") else
+               "compressed" if fmt.compression else "delimited")  # fmt: skip
     names = _given_names(columns)
     if sheet is not None and fmt.kind != "excel":
         raise ConfigError(f"--sheet {sheet!r}: {path} is not an Excel workbook (.xlsx)")
