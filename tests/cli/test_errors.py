@@ -175,3 +175,49 @@ def test_the_memory_left_is_read_from_the_machine(monkeypatch):
     assert left is None or left > 0
     if os.path.exists("/proc/meminfo"):
         assert left is not None
+
+
+# ---------------------------------------------------------------------------- SIGTERM
+SLOW_SPEC = """
+[spec]
+name = "slow"
+title = "many cells"
+seed = 1
+
+[[experiment]]
+name = "slow"
+title = "slow"
+data = "synthetic:gnm"
+data_options = { n = 1500, m = 6000 }
+parameter = "fraction"
+values = [0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1]
+schemes = ["rsp"]
+metrics = ["avg_path_length"]
+seeds = 5
+"""
+
+
+def test_sigterm_stops_a_bench_run_like_ctrl_c_and_keeps_its_cells(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "slow.toml").write_text(SLOW_SPEC, encoding="utf-8")
+    out = tmp_path / "results"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "privlab", "bench", str(tmp_path / "slow.toml"), "-o", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    journal = out / "cells.jsonl"
+    deadline = time.monotonic() + 120
+    while not (journal.is_file() and journal.read_text().count("\n") >= 1):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert "terminated: finished cells are kept" in err and "--resume" in err
+    assert "Traceback" not in err
+    assert (out / "results.csv").is_file()  # the finished cells, written as on Ctrl-C
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]

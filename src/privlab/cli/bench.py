@@ -8,6 +8,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from privlab.cli.common import (
+    Terminated,
     err_console,
     exits_on_bad_input,
     guard_outputs,
@@ -80,15 +81,15 @@ def bench(
 
         try:
             summary = run_spec(s, output, resume=resume, progress=progress)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Terminated) as stop:
             err_console.print(
-                f"interrupted: finished cells are kept in {output}; continue with "
+                f"{'interrupted' if isinstance(stop, KeyboardInterrupt) else 'terminated'}: "
+                f"finished cells are kept in {output}; continue with "
                 f"privlab bench {spec} -o {output} --resume"
                 + (" --reduced" if reduced else "")
-                + (f" --seeds {seeds}" if seeds is not None else ""),
-                highlight=False,
+                + (f" --seeds {seeds}" if seeds is not None else "")
             )
-            raise typer.Exit(130) from None
+            raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 143) from None
     report_path = None
     if not no_report and summary.complete:
         from privlab.report import report_from_results
