@@ -85,8 +85,13 @@ CASES = [
         "--identifying", "id", "-k", "5", "--algorithm", "mondrian", "--numeric", "age"],
      ["Mondrian partitioning"], True),
     ("check", "table check", lambda ex: [
-        ex / "release.csv", "--qi", CENSUS_QI, "--sensitive", "disease"], [], True),
+        ex / "release.csv", "--qi", CENSUS_QI, "--sensitive", "disease"],
+     ["reading release.csv"], True),
     ("risk", "table risk", lambda ex: [ex / "census.csv", "--qi", CENSUS_QI],
+     ["estimating the re-identification risk"], True),
+    # the population table is read within the risk step: one display at a time
+    ("risk-population", "table risk", lambda ex: [
+        ex / "census.csv", "--qi", CENSUS_QI, "--population-table", ex / "census.csv"],
      ["estimating the re-identification risk"], True),
     ("hierarchy", "table hierarchy", lambda ex: [
         "interval", ex / "census.csv", "--column", "age", "--width", "10",
@@ -95,10 +100,11 @@ CASES = [
         ex / "salaries.csv", "--qi", "age,zipcode,gender", "--sensitive", "salary", "--k", "3",
         "--e", "1000", "-o", fresh(ex, "perm")], ["forming the groups"], True),
     ("query", "table query", lambda ex: [
-        ex / "perm", "SELECT SUM(salary) FROM t WHERE age BETWEEN 35 AND 55"], [], True),
+        ex / "perm", "SELECT SUM(salary) FROM t WHERE age BETWEEN 35 AND 55"],
+     ["answering the query"], True),
     ("dp-release", "dp release", lambda ex: [
         ex / "people.csv", "-q", "count", "-q", "histogram:sex", "--bins", "sex=Female,Male",
-        "-e", "1"], [], True),
+        "-e", "1"], ["reading people.csv"], True),
     ("dp-params", "dp params", lambda ex: ["-e", "1", "--delta", "1e-5"], [], True),
     ("safe-kanon", "dp safe-kanon", lambda ex: [
         ex / "people.csv", "--qi", "age,sex,zip", *hierarchies(ex, "age,sex,zip"), "-e", "1",

@@ -56,6 +56,8 @@ EXIT_SOFTWARE = 70
 
 #: Whether the running command was given ``--quiet`` (set by :func:`exits_on_bad_input`).
 _QUIET: ContextVar[bool] = ContextVar("privlab_quiet", default=False)
+#: Whether a progress bar or spinner is on screen (rich draws one live display at a time).
+_LIVE: ContextVar[bool] = ContextVar("privlab_live", default=False)
 
 QUIET_HELP = (
     "No progress bars, spinners or notes on stderr; errors and warnings stay (so do notes "
@@ -63,6 +65,8 @@ QUIET_HELP = (
 )
 #: ``--quiet`` / ``-q`` for a command that shows progress or notes.
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)]
+#: ``--quiet`` alone, for a command whose ``-q`` means something else (``dp release``).
+QuietLong = Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)]
 
 
 class Terminated(BaseException):
@@ -256,13 +260,34 @@ def live_console() -> Console:
 
 
 @contextmanager
+def _one_live_display() -> Iterator[bool]:
+    """Yield whether a bar or spinner may be drawn now: not under ``--quiet``, and not
+    while another one is on screen (a step within a step keeps the outer display)."""
+    if quiet() or _LIVE.get():
+        yield False
+        return
+    token = _LIVE.set(True)
+    try:
+        yield True
+    finally:
+        _LIVE.reset(token)
+
+
+@contextmanager
 def progress_bar(description: str, unit: str = "nodes") -> Iterator[Callable[[int, int], None]]:
     """Yield a ``progress(done, total)`` callback drawing a transient bar on stderr;
-    ``unit`` names what is counted.  Nothing is drawn under ``--quiet`` or when stderr is
-    not a terminal."""
-    if quiet():
-        yield lambda done, total: None
-        return
+    ``unit`` names what is counted.  Nothing is drawn under ``--quiet``, within another
+    bar or spinner, or when stderr is not a terminal."""
+    with _one_live_display() as draw:
+        if not draw:
+            yield lambda done, total: None
+            return
+        with _bar(description, unit) as update:
+            yield update
+
+
+@contextmanager
+def _bar(description: str, unit: str) -> Iterator[Callable[[int, int], None]]:
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -283,10 +308,11 @@ def progress_bar(description: str, unit: str = "nodes") -> Iterator[Callable[[in
 @contextmanager
 def spinner(description: str) -> Iterator[Callable[[str], None]]:
     """A transient spinner on stderr while a step without a count runs; yields
-    ``update(text)`` to change its text.  Nothing is drawn under ``--quiet`` or when stderr
-    is not a terminal."""
-    if quiet():
-        yield lambda text: None
-        return
-    with live_console().status(description, spinner="dots") as status:
-        yield status.update
+    ``update(text)`` to change its text.  Nothing is drawn under ``--quiet``, within another
+    bar or spinner, or when stderr is not a terminal."""
+    with _one_live_display() as draw:
+        if not draw:
+            yield lambda text: None
+            return
+        with live_console().status(description, spinner="dots") as status:
+            yield status.update

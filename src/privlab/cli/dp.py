@@ -23,6 +23,7 @@ from rich.table import Table
 
 from privlab.cli.common import (
     Quiet,
+    QuietLong,
     command_group,
     exits_on_bad_input,
     files_of_pairs,
@@ -31,6 +32,7 @@ from privlab.cli.common import (
     out_console,
     print_json,
     progress_bar,
+    spinner,
     summary_console,
 )
 from privlab.cli.diagnostics import NonPrivateDiagnostics, attach, print_section
@@ -200,6 +202,7 @@ def release(
     seed: int | None = typer.Option(None, "--seed", help=SEED_HELP.format("noise")),
     json_out: bool = typer.Option(False, "--json", help="Print the releases as JSON."),
     non_private_diagnostics: NonPrivateDiagnostics = False,
+    quiet: QuietLong = False,
 ) -> None:
     """Answer queries with differential privacy on one (ε, δ) budget split evenly."""
     eps = check_epsilon(epsilon, "--epsilon")
@@ -207,7 +210,8 @@ def release(
     queries = [parse_query(q) for q in query]
     bin_specs = parse_bins(bins)
     names = column_names(columns)
-    frame = read_table(input, delimiter=delimiter, columns=names, sheet=sheet)
+    with spinner(f"reading {input.name} …"):
+        frame = read_table(input, delimiter=delimiter, columns=names, sheet=sheet)
     accountant = Accountant(Budget(eps, dlt))
     share_eps, share_delta = eps / len(queries), dlt / len(queries)
     rng = secure_generator(seed)

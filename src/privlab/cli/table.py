@@ -202,8 +202,15 @@ def build_table(
     if not opts.get("input"):
         raise ConfigError("no input file; give INPUT or 'input' in the job file")
     if not opts.get("qi"):
-        raise ConfigError("no quasi-identifiers; name them with --qi COLUMN (repeatable)")
+        raise ConfigError("no quasi-identifiers; name them with --qi a,b,c")
     path = Path(opts["input"])
+    with spinner(f"reading {path.name} …"):
+        return _encoded_table(opts, path, purpose, name_lines)
+
+
+def _encoded_table(
+    opts: dict[str, Any], path: Path, purpose: Purpose, name_lines: bool
+) -> MicroTable:
     insensitive = comma_list(opts.get("insensitive"))
     expected = [*(opts.get("qi") or []), *(opts.get("sensitive") or []),
                 *(opts.get("identifying") or []), *insensitive]  # fmt: skip
@@ -225,7 +232,7 @@ def build_table(
         files_only=purpose is Purpose.PRIVATE_RELEASE,
         first_line=first_data_line(names),
     )
-    table = MicroTable.from_data(
+    return MicroTable.from_data(
         frame,
         quasi_identifiers=opts["qi"],
         hierarchies=hier,
@@ -240,7 +247,6 @@ def build_table(
         numeric=opts.get("numeric") or (),
         first_line=first_data_line(names) if name_lines else None,
     )
-    return table
 
 
 def print_notes(warnings: Sequence[str], automatic: Mapping[str, str] | None = None) -> None:
@@ -579,10 +585,12 @@ def check(
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
     json_out: bool = JSON_OPT,
+    quiet: Quiet = False,
 ) -> None:
     """Which models the table already satisfies, and with which parameters."""
     opts = split_column_lists(dict(locals()))
     opts.pop("json_out")
+    opts.pop("quiet")
     _declare_sensitive(opts)
     table = build_table(opts, purpose=Purpose.ASSESS)
     report = assess(

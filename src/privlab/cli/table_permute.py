@@ -340,6 +340,7 @@ def query(
         "to compare with; default: each group's min–max box.",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print a machine-readable answer."),
+    quiet: Quiet = False,
 ) -> None:
     """Bounds on an aggregate query over a permutation release.
 
@@ -361,7 +362,8 @@ def query(
         if gid.null_count():
             raise InputError(f"{generalization}: 'group_id' must hold integers")
         gen = Generalization.from_labels(release, labels.with_columns(gid))
-    answer = bounded_query(release, sql, backend=backend, dsn=dsn, generalization=gen)
+    with spinner("loading the release and answering the query …"):
+        answer = bounded_query(release, sql, backend=backend, dsn=dsn, generalization=gen)
     data = answer.to_dict()
     if json_out:
         print_json(data)
