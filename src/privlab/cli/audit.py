@@ -17,6 +17,7 @@ import numpy as np
 import typer
 
 from privlab.cli.common import (
+    Quiet,
     comma_list,
     err_console,
     exits_on_bad_input,
@@ -24,6 +25,7 @@ from privlab.cli.common import (
     guard_outputs,
     print_json,
     progress_bar,
+    spinner,
     summary_console,
 )
 from privlab.cli.table_input import COLUMNS_HELP, SHEET_HELP, column_names, first_data_line
@@ -145,20 +147,19 @@ def audit(
     original: Path = typer.Option(
         ..., "--original", help="The original the release was made from (same kind)."
     ),
-    output: Path = typer.Option(
-        ..., "-o", "--output", help="HTML report to write (- for stdout)."
-    ),
+    output: Path = typer.Option(..., "-o", "--output", help="HTML report to write (- for stdout)."),
     json_out: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
     kind: str | None = typer.Option(
         None,
         "--kind",
-        help="table | graph: override the detection (a directory is always a permutation release).",
+        help="table | graph: override the detection (default: detected from the file; a "
+        "directory is always a permutation release).",
     ),
     qi: list[str] | None = typer.Option(
         None, "--qi", help="Tables: quasi-identifier column (repeatable or comma-separated)."
     ),
     sensitive: list[str] | None = typer.Option(
-        None, "--sensitive", help="Tables: sensitive column (repeatable)."
+        None, "--sensitive", help="Tables: sensitive columns, a,b or repeat the option."
     ),
     hierarchy: list[str] | None = typer.Option(
         None,
@@ -169,10 +170,13 @@ def audit(
     hierarchies: Path | None = typer.Option(
         None,
         "--hierarchies",
-        help="Tables: folder of hierarchies, COLUMN.csv or *_hierarchy_COLUMN.csv.",
+        help="Tables: folder of hierarchies, COLUMN.csv or *_hierarchy_COLUMN.csv (default: "
+        "none; --hierarchy names them one by one).",
     ),
     numeric: list[str] | None = typer.Option(
-        None, "--numeric", help="Tables: QI released as ranges lo-hi (default: detected)."
+        None,
+        "--numeric",
+        help="Tables: QIs released as ranges lo-hi, a,b or repeat (default: detected).",
     ),
     tau: float = typer.Option(
         1.0, "--tau", help="Tables: a sensitive value is disclosed at posterior ≥ tau."
@@ -183,7 +187,8 @@ def audit(
     sampling_fraction: float | None = typer.Option(
         None,
         "--sampling-fraction",
-        help="Tables: release size / population size (journalist and marketer risk).",
+        help="Tables: release size / population size, for journalist and marketer risk "
+        "(default: none, those are left out).",
     ),
     suppressed_value: str = typer.Option(
         "*",
@@ -191,7 +196,9 @@ def audit(
         help="Tables: released rows whose quasi-identifiers all hold this value are "
         "suppressed records ('' for none).",
     ),
-    delimiter: str | None = typer.Option(None, "--delimiter", help="Tables: CSV delimiter."),
+    delimiter: str | None = typer.Option(
+        None, "--delimiter", help="Tables: CSV delimiter (default: sniffed)."
+    ),
     columns: str | None = typer.Option(
         None, "--columns", help=f"Tables, --original: {COLUMNS_HELP}"
     ),
@@ -200,7 +207,8 @@ def audit(
         None,
         "--mapping",
         help="Graphs: the release-id → original-id CSV of 'privlab graph "
-        "anonymize --mapping', to align the node ids.",
+        "anonymize --mapping', to align the node ids (default: none; ids the release "
+        "shares with the original are aligned).",
     ),
     no_aligned: bool = typer.Option(
         False,
@@ -243,6 +251,7 @@ def audit(
         "4,000-node graph).",
     ),
     title: str = typer.Option("Release audit", "--title", help="Report title."),
+    quiet: Quiet = False,
 ) -> None:
     """Run every attack that applies to RELEASE, measure utility against ORIGINAL, write the
     report and print a plain-language summary.  Bad input exits 2 and writes nothing."""
@@ -271,23 +280,25 @@ def audit(
     meta = {"release": str(release), "original": str(original)}
     if want == "graph":
         attacks = {"seeds": seeds, "seeding": seeding, "learned": learned}
-        with progress_bar("auditing", enabled=not json_out, unit="steps") as progress:
+        with progress_bar("auditing", unit="steps") as progress:
             result = _graph(
                 release, original, mapping, no_aligned, perturbations, facts, sample,
                 time_budget, seed, title, meta, attacks, progress,
             )  # fmt: skip
     else:
-        result = _table(
-            found, release, original, comma_list(qi), comma_list(sensitive), hierarchy or [],
-            hierarchies, comma_list(numeric) if numeric else None, tau, rule_out, sampling_fraction,
-            delimiter, title, meta, suppressed_value, column_names(columns), sheet,
-        )  # fmt: skip
+        with spinner("auditing the table release …"):
+            result = _table(
+                found, release, original, comma_list(qi), comma_list(sensitive), hierarchy or [],
+                hierarchies, comma_list(numeric) if numeric else None, tau, rule_out,
+                sampling_fraction, delimiter, title, meta, suppressed_value,
+                column_names(columns), sheet,
+            )  # fmt: skip
     path = result.report.write(output)
     if json_out:
         print_json({"report": str(path), **result.to_dict()})
         return
     summary_console(output).print(result.summary(), soft_wrap=True)
-    if not is_stdout(output):
+    if not is_stdout(output) and not quiet:
         err_console.print(f"wrote {path}")
 
 

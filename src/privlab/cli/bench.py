@@ -8,10 +8,12 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from privlab.cli.common import (
+    Quiet,
     Terminated,
     err_console,
     exits_on_bad_input,
     guard_outputs,
+    live_console,
     out_console,
     print_json,
 )
@@ -24,7 +26,10 @@ def bench(
         None, help="A spec file (.toml) or the name of a built-in spec (see --list)."
     ),
     output: Path | None = typer.Option(
-        None, "--output", "-o", help="Results directory (results.csv, manifest.json, ...)."
+        None,
+        "--output",
+        "-o",
+        help="Results directory (results.csv, manifest.json, ...); required to run a spec.",
     ),
     resume: bool = typer.Option(
         False, "--resume", help="Continue an interrupted run in the directory (same spec)."
@@ -32,10 +37,12 @@ def bench(
     reduced: bool = typer.Option(
         False, "--reduced", help="Apply the spec's [experiment.reduced] sizes (quick runs)."
     ),
-    seeds: int | None = typer.Option(None, "--seeds", help="Repeat every cell with N seeds."),
+    seeds: int | None = typer.Option(
+        None, "--seeds", help="Repeat every cell with N seeds (default: the spec's seeds)."
+    ),
     list_specs: bool = typer.Option(False, "--list", help="List the built-in specs and exit."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary on stdout."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: Quiet = False,
     no_report: bool = typer.Option(
         False, "--no-report", help="Do not write DIR/report.html (tables and plots)."
     ),
@@ -63,16 +70,15 @@ def bench(
         s = s.reduce()
     if seeds is not None:
         s = s.with_seeds(seeds)
-    show = not quiet and not as_json
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TextColumn("{task.fields[cell]}"),
-        console=err_console,
+        console=live_console(),
         transient=True,
-        disable=not show,
+        disable=quiet,
     ) as bar:
         task = bar.add_task(s.name, total=s.n_cells, cell="")
 

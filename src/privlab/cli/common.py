@@ -1,4 +1,4 @@
-"""Shared CLI plumbing: error handling (exit 2), consoles, JSON output, progress bars.
+"""Shared CLI plumbing: error handling (exit 2), consoles, JSON output, progress, ``--quiet``.
 
 Every command is wrapped in :func:`exits_on_bad_input`, which turns what a user can cause
 into one plain message on stderr and exit code 2 — privlab's own errors, and the operating
@@ -7,6 +7,13 @@ undecodable text and exhausted memory — and makes SIGTERM (what ``timeout``, j
 and ``docker stop`` send) behave like Ctrl-C, so that atomic writers remove their temporary
 files.  Nothing is printed as rich markup: messages quote file names and data, and a
 ``[/]`` or ``:smile:`` in them must come out literally.
+
+Progress (bars and spinners) goes to stderr and is drawn only when stderr is a terminal
+(rich draws nothing into a pipe or a file); it is transient, so it leaves no trace.
+``--quiet`` (a command's ``quiet`` parameter, see :func:`exits_on_bad_input`) silences
+progress, spinners and ``note:`` lines; errors, ``warning:`` lines and notes about what
+happened to the input (:func:`note` with ``always=True``) stay.  ``--json`` writes only the
+JSON document to stdout.
 """
 
 from __future__ import annotations
@@ -18,11 +25,18 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from contextvars import ContextVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.text import Text
 
 from privlab.errors import ConfigError, PrivlabError
@@ -40,6 +54,20 @@ out_console = Console(markup=False, emoji=False, highlight=False)
 EXIT_BAD_INPUT = 2
 EXIT_SOFTWARE = 70
 
+#: Whether the running command was given ``--quiet`` (set by :func:`exits_on_bad_input`).
+_QUIET: ContextVar[bool] = ContextVar("privlab_quiet", default=False)
+#: Whether a progress bar or spinner is on screen (rich draws one live display at a time).
+_LIVE: ContextVar[bool] = ContextVar("privlab_live", default=False)
+
+QUIET_HELP = (
+    "No progress bars, spinners or notes on stderr; errors and warnings stay (so do notes "
+    "on lines of the input that were changed or left out)."
+)
+#: ``--quiet`` / ``-q`` for a command that shows progress or notes.
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)]
+#: ``--quiet`` alone, for a command whose ``-q`` means something else (``dp release``).
+QuietLong = Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)]
+
 
 class Terminated(BaseException):
     """Raised in the main thread when SIGTERM arrives (like KeyboardInterrupt for SIGINT)."""
@@ -54,8 +82,26 @@ def error(message: str) -> None:
     err_console.print(Text("error: ", style="bold red") + Text(message), soft_wrap=True)
 
 
-def note(message: str, label: str = "note") -> None:
-    """``note: message`` on stderr (yellow label), the message printed literally."""
+def command_group(help: str) -> typer.Typer:
+    """A group of privlab commands (``privlab table``, ...): plain help text, as ``privlab
+    --help`` prints it (rich's help formatter alone costs about 0.15 s per call), help when
+    called without a command, no shell-completion options."""
+    return typer.Typer(help=help, no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+
+
+def quiet() -> bool:
+    """Whether the running command was given ``--quiet``."""
+    return _QUIET.get()
+
+
+def note(message: str, label: str = "note", *, always: bool = False) -> None:
+    """``note: message`` on stderr (yellow label), the message printed literally.
+
+    ``--quiet`` silences it unless the label is ``warning`` or ``always`` is set (for notes
+    about input lines that were changed or left out: nothing is dropped silently).
+    """
+    if quiet() and not always and label != "warning":
+        return
     err_console.print(Text(f"{label}: ", style="yellow") + Text(message), soft_wrap=True)
 
 
@@ -112,6 +158,7 @@ def exits_on_bad_input(fn: F) -> F:
     SIGTERM is handled like SIGINT while the command runs (temporary files are removed on
     the way out); Ctrl-C exits 130 and SIGTERM 143.  An unexpected exception is a bug:
     exit 70 with a one-line request to report it (the traceback with ``PRIVLAB_DEBUG=1``).
+    A command's parameter ``quiet`` (:data:`Quiet`) sets :func:`quiet` while it runs.
     """
 
     @functools.wraps(fn)
@@ -119,6 +166,7 @@ def exits_on_bad_input(fn: F) -> F:
         previous = None
         with contextlib.suppress(ValueError):  # not the main thread: leave SIGTERM alone
             previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        token = _QUIET.set(bool(kwargs.get("quiet", False)))
         try:
             return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort, typer.TyperException):
@@ -143,6 +191,7 @@ def exits_on_bad_input(fn: F) -> F:
             error(message)
             raise typer.Exit(code) from None
         finally:
+            _QUIET.reset(token)
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
 
@@ -197,21 +246,55 @@ def print_json(payload: dict[str, Any]) -> None:
     sys.stdout.write(strict_json.dumps(payload) + "\n")
 
 
+def live_console() -> Console:
+    """``err_console``, whether it is interactive decided now, as rich decides it when a
+    console is made: stderr may have been replaced since this module was imported (a
+    program that embeds the command line, a test runner)."""
+    forced = os.environ.get("TTY_INTERACTIVE")
+    err_console.is_interactive = (
+        forced == "1"
+        if forced in ("0", "1")
+        else err_console.is_terminal and not err_console.is_dumb_terminal
+    )
+    return err_console
+
+
 @contextmanager
-def progress_bar(
-    description: str, enabled: bool, unit: str = "nodes"
-) -> Iterator[Callable[[int, int], None]]:
-    """Yield a ``progress(done, total)`` callback drawing a bar on stderr (when enabled);
-    ``unit`` names what is counted."""
-    if not enabled:
-        yield lambda done, total: None
+def _one_live_display() -> Iterator[bool]:
+    """Yield whether a bar or spinner may be drawn now: not under ``--quiet``, and not
+    while another one is on screen (a step within a step keeps the outer display)."""
+    if quiet() or _LIVE.get():
+        yield False
         return
+    token = _LIVE.set(True)
+    try:
+        yield True
+    finally:
+        _LIVE.reset(token)
+
+
+@contextmanager
+def progress_bar(description: str, unit: str = "nodes") -> Iterator[Callable[[int, int], None]]:
+    """Yield a ``progress(done, total)`` callback drawing a transient bar on stderr;
+    ``unit`` names what is counted.  Nothing is drawn under ``--quiet``, within another
+    bar or spinner, or when stderr is not a terminal."""
+    with _one_live_display() as draw:
+        if not draw:
+            yield lambda done, total: None
+            return
+        with _bar(description, unit) as update:
+            yield update
+
+
+@contextmanager
+def _bar(description: str, unit: str) -> Iterator[Callable[[int, int], None]]:
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        TextColumn(f"{{task.completed}}/{{task.total}} {unit}"),
+        MofNCompleteColumn(),
+        TextColumn(unit),
         TimeElapsedColumn(),
-        console=err_console,
+        console=live_console(),
         transient=True,
     ) as bar:
         task = bar.add_task(description, total=None)
@@ -220,3 +303,16 @@ def progress_bar(
             bar.update(task, completed=done, total=total)
 
         yield update
+
+
+@contextmanager
+def spinner(description: str) -> Iterator[Callable[[str], None]]:
+    """A transient spinner on stderr while a step without a count runs; yields
+    ``update(text)`` to change its text.  Nothing is drawn under ``--quiet``, within another
+    bar or spinner, or when stderr is not a terminal."""
+    with _one_live_display() as draw:
+        if not draw:
+            yield lambda text: None
+            return
+        with live_console().status(description, spinner="dots") as status:
+            yield status.update

@@ -5,20 +5,29 @@ its re-identification risk, anonymizes it with the optimal lattice search (k-ano
 distinct ℓ-diversity on the disease, record suppression, ARX's Loss) and measures the risk
 of the release.  With ``-o DIR`` it also writes the sample, its hierarchies (ARX CSV), the
 release, a job file that reproduces the run with ``privlab table anonymize --job`` and the
-JSON summary.
+JSON summary.  ``--write-examples DIR`` instead writes the README's example inputs
+(:mod:`privlab.examples`) into DIR, so that each README command runs as written from there.
 """
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from privlab.cli.common import exits_on_bad_input, guard_outputs, out_console, print_json
+from privlab import examples
+from privlab.cli.common import (
+    Quiet,
+    exits_on_bad_input,
+    guard_outputs,
+    out_console,
+    print_json,
+    progress_bar,
+)
 from privlab.cli.risk_view import risk_table
 from privlab.cli.specs import parse_fraction
 from privlab.cli.table import dump_job
@@ -29,11 +38,15 @@ from privlab.io.delimited import write_table
 from privlab.io.outputs import Manifest, Output
 from privlab.table.anonymize import anonymize_table
 from privlab.table.models import DistinctLDiversity, KAnonymity
-from privlab.table.risk import RiskReport, risk_of_frame
 from privlab.table.sample import census_sample
+
+if TYPE_CHECKING:  # the risk measures load SciPy: imported when the demo runs, not for --help
+    from privlab.table.risk import RiskReport
 
 
 def _risk(frame: Any, qis: list[str], suppressed: Any, population: int, threshold: float):
+    from privlab.table.risk import risk_of_frame
+
     return risk_of_frame(
         frame, qis, suppressed=suppressed, population_size=population, threshold=threshold
     )
@@ -48,6 +61,10 @@ def _risk_table(before: RiskReport, after: RiskReport, threshold: float) -> Tabl
 
 #: A demo folder is recognised by its summary.json (before --overwrite may replace it).
 DEMO_MANIFEST = Manifest("demo folder", "summary.json", "format", "privlab demo")
+#: An examples folder by its examples.json (see :mod:`privlab.examples`).
+EXAMPLES_MANIFEST = Manifest(
+    "folder of examples", examples.MANIFEST_FILE, "format", examples.FORMAT
+)
 
 
 def _write_outputs(out: Path, sample, release, summary: dict[str, Any], job: dict) -> None:
@@ -78,13 +95,26 @@ def demo(
     output: Path | None = typer.Option(
         None, "-o", "--output", help="Folder for sample, hierarchies, release, job and summary."
     ),
+    write_examples: Path | None = typer.Option(
+        None,
+        "--write-examples",
+        help="Write the README's example input files (census.csv with its hierarchies, "
+        "people.csv, salaries.csv, social.txt) into this folder and stop, instead of running "
+        "the demo: each README command then runs as written from there.",
+    ),
     overwrite: bool = typer.Option(
-        False, "--overwrite", help="Replace the folder of an earlier `privlab demo -o`."
+        False,
+        "--overwrite",
+        help="Replace the folder of an earlier `privlab demo -o` (or --write-examples).",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print a machine-readable summary."),
+    quiet: Quiet = False,
 ) -> None:
     """Generate a census sample, anonymize it and print the risk before and after."""
     t0 = time.perf_counter()
+    if write_examples is not None:
+        _write_examples(write_examples, output, overwrite, json_out)
+        return
     guard_outputs(
         [Output(output, "-o", folder=True, manifest=DEMO_MANIFEST, replace=overwrite)], []
     )
@@ -103,7 +133,8 @@ def demo(
     before = _risk(sample.frame, qis, None, population, threshold)
     table = sample.micro_table()
     models = [KAnonymity(k), DistinctLDiversity(sample.sensitive, l_div)]
-    release = anonymize_table(table, models, suppression_limit=limit)
+    with progress_bar("optimal search of the lattice", unit="nodes") as progress:
+        release = anonymize_table(table, models, suppression_limit=limit, progress=progress)
     after = _risk(release.data, qis, release.suppressed_rows, population, threshold)
     summary = {
         "sample": {"rows": rows, "seed": seed, "population_size": population},
@@ -148,3 +179,25 @@ def demo(
     if output is not None:
         out_console.print(f"wrote {output}/: sample.csv, hierarchy_*.csv, release.csv, job.toml")
     out_console.print(f"{summary['seconds_total']:.2f} s")
+
+
+def _write_examples(folder: Path, output: Path | None, overwrite: bool, json_out: bool) -> None:
+    """``--write-examples DIR``: the README's inputs into DIR (guarded like ``-o``)."""
+    if output is not None:
+        raise ConfigError(
+            "--write-examples writes the example files and stops; it cannot go with -o "
+            "(run the demo separately)"
+        )
+    guard_outputs(
+        [Output(folder, "--write-examples", folder=True, manifest=EXAMPLES_MANIFEST,
+                replace=overwrite)],
+        [],
+    )  # fmt: skip
+    manifest = examples.write_examples(folder)
+    if json_out:
+        print_json({"output": str(folder), **manifest})
+        return
+    out_console.print(f"wrote {folder}/:")
+    for name, what in manifest["files"].items():
+        out_console.print(f"  {name:38} {what}", soft_wrap=True)
+    out_console.print(f"Run the README's commands from {folder}/ (cd {folder}).", soft_wrap=True)

@@ -22,12 +22,17 @@ import typer
 from rich.table import Table
 
 from privlab.cli.common import (
+    Quiet,
+    QuietLong,
+    command_group,
     exits_on_bad_input,
     files_of_pairs,
     guard_outputs,
     note,
     out_console,
     print_json,
+    progress_bar,
+    spinner,
     summary_console,
 )
 from privlab.cli.diagnostics import NonPrivateDiagnostics, attach, print_section
@@ -46,12 +51,10 @@ from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import numeric_column, read_table
 from privlab.io.outputs import Output
 
-app = typer.Typer(
-    help="Differentially private releases and their parameters.",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-)
+app = command_group("Differentially private releases and their parameters.")
+
+DELIM_OPT = typer.Option(None, "--delimiter", help="Field delimiter (default: sniffed).")
+SEED_HELP = "Fixed {} seed: INSECURE, for tests and demos only (default: fresh secure randomness)."
 
 QUERY_HELP = (
     "A query (repeatable): count | histogram:COL | sum:COL:LOW:HIGH | mean:COL:LOW:HIGH. "
@@ -186,15 +189,20 @@ def release(
         help="Total δ; > 0 uses the analytically calibrated Gaussian mechanism instead of "
         "Laplace (pays off for many queries answered together).",
     ),
-    bins: list[str] = typer.Option([], "--bins", help="Histogram bins, per column."),
-    delimiter: str | None = typer.Option(None, "--delimiter", help="Field delimiter."),
+    bins: list[str] = typer.Option(
+        [],
+        "--bins",
+        help="Histogram bins of a column, COL=a,b,c or COL=LOW:HIGH:WIDTH (repeatable); "
+        "required for each histogram.",
+        show_default=False,
+    ),
+    delimiter: str | None = DELIM_OPT,
     columns: str | None = COLUMNS_OPT,
     sheet: str | None = SHEET_OPT,
-    seed: int | None = typer.Option(
-        None, "--seed", help="Fixed noise seed: INSECURE, for tests and demos only."
-    ),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP.format("noise")),
     json_out: bool = typer.Option(False, "--json", help="Print the releases as JSON."),
     non_private_diagnostics: NonPrivateDiagnostics = False,
+    quiet: QuietLong = False,
 ) -> None:
     """Answer queries with differential privacy on one (ε, δ) budget split evenly."""
     eps = check_epsilon(epsilon, "--epsilon")
@@ -202,7 +210,8 @@ def release(
     queries = [parse_query(q) for q in query]
     bin_specs = parse_bins(bins)
     names = column_names(columns)
-    frame = read_table(input, delimiter=delimiter, columns=names, sheet=sheet)
+    with spinner(f"reading {input.name} …"):
+        frame = read_table(input, delimiter=delimiter, columns=names, sheet=sheet)
     accountant = Accountant(Budget(eps, dlt))
     share_eps, share_delta = eps / len(queries), dlt / len(queries)
     rng = secure_generator(seed)
@@ -275,7 +284,7 @@ def params(
     k: int | None = K_OPT,
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Sampling + safe k-anonymization parameters (Li, Qardaji & Su, Theorem 3.9).
+    """Sampling + safe k-anonymization parameters (Li, Qardaji & Su 2012).
 
     With --delta: β = 1 − e^−ε and the smallest k with d(k, β, ε) ≤ δ (ARX SafePub's recipe,
     but the tight k). With --beta and --k: the exact δ they achieve at ε.
@@ -316,16 +325,23 @@ def safe_kanon(
     output: Path = typer.Option(
         ..., "--output", "-o", help="Where to write the release (.csv or .parquet; - for stdout)."
     ),
-    qi: list[str] = typer.Option(..., "--qi", help="Quasi-identifying column (repeatable)."),
+    qi: list[str] = typer.Option(
+        ..., "--qi", help="Quasi-identifying columns: a,b,c or repeat the option."
+    ),
     hierarchy: list[str] = typer.Option(
         ...,
         "--hierarchy",
         help="COLUMN=FILE: an ARX hierarchy written from the public domain (or COLUMN=flat: "
         "keep or suppress only).",
     ),
-    identifying: list[str] = typer.Option([], "--identifying", help="Column to remove."),
+    identifying: list[str] = typer.Option(
+        [], "--identifying", help="Columns to remove: a,b or repeat the option.", show_default=False
+    ),
     insensitive: list[str] = typer.Option(
-        [], "--insensitive", help="Column released unchanged: COL or COL,COL (repeatable)."
+        [],
+        "--insensitive",
+        help="Columns released unchanged: a,b or repeat the option.",
+        show_default=False,
     ),
     keep_other_columns: bool = typer.Option(
         False, "--keep-other-columns", help="Release every column without a role unchanged."
@@ -343,14 +359,13 @@ def safe_kanon(
     selection_epsilon: float | None = typer.Option(
         None, "--selection-epsilon", help="ε₁ for choosing the levels (default ε/10)."
     ),
-    delimiter: str | None = typer.Option(None, "--delimiter", help="Field delimiter."),
+    delimiter: str | None = DELIM_OPT,
     columns: str | None = COLUMNS_OPT,
     sheet: str | None = SHEET_OPT,
-    seed: int | None = typer.Option(
-        None, "--seed", help="Fixed seed: INSECURE, for tests and demos only."
-    ),
+    seed: int | None = typer.Option(None, "--seed", help=SEED_HELP.format("sampling")),
     json_out: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     non_private_diagnostics: NonPrivateDiagnostics = False,
+    quiet: Quiet = False,
 ) -> None:
     """Sample, k-anonymize safely, release with an (ε, δ) guarantee (Li, Qardaji & Su).
 
@@ -359,7 +374,7 @@ def safe_kanon(
     from each column's public domain: one built from the data would void the guarantee.
     Every column needs a role (--qi, --identifying or --insensitive).
     """
-    from privlab.cli.table import build_table, print_notes
+    from privlab.cli.table import build_table, print_notes, split_column_lists
     from privlab.dp.safe_search import eps_safe_k_anonymize
     from privlab.dp.sampling import safe_k_anonymize
     from privlab.io.delimited import write_table
@@ -388,13 +403,15 @@ def safe_kanon(
         "insensitive": insensitive, "keep_other_columns": keep_other_columns,
         "delimiter": delimiter, "columns": columns, "sheet": sheet,
     }  # fmt: skip
-    table = build_table(opts, purpose=Purpose.PRIVATE_RELEASE, name_lines=False)
+    table = build_table(split_column_lists(opts), purpose=Purpose.PRIVATE_RELEASE, name_lines=False)
     print_notes(table.warnings)
     rng = secure_generator(seed)
     if levels is None:
-        result = eps_safe_k_anonymize(
-            table, k=kk, beta=b, epsilon=eps, selection_epsilon=eps1, rng=rng
-        )
+        with progress_bar("choosing the levels (ε-safe)", unit="lattice nodes") as progress:
+            result = eps_safe_k_anonymize(
+                table, k=kk, beta=b, epsilon=eps, selection_epsilon=eps1, rng=rng,
+                progress=progress,
+            )  # fmt: skip
     else:
         result = safe_k_anonymize(
             table, _parse_levels(levels, table.qi), k=kk, beta=b, epsilon=eps, rng=rng

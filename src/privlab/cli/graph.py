@@ -8,7 +8,8 @@ writes the secret release-id → original-id table for the data owner.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,11 +19,15 @@ import typer
 from rich.table import Table
 
 from privlab.cli.common import (
-    err_console,
+    Quiet,
+    comma_list,
+    command_group,
     exits_on_bad_input,
     guard_outputs,
     note,
     print_json,
+    progress_bar,
+    spinner,
     summary_console,
 )
 from privlab.cli.diagnostics import NonPrivateDiagnostics, attach, print_section
@@ -39,9 +44,7 @@ from privlab.errors import ConfigError
 from privlab.graph.core import Graph, read_graph, write_graph
 from privlab.io.outputs import Output, is_stdout
 
-app = typer.Typer(help="Anonymize social graphs and measure what the release keeps.",
-                  no_args_is_help=True, add_completion=False,
-                  rich_markup_mode=None)  # fmt: skip
+app = command_group("Anonymize social graphs and measure what the release keeps.")
 
 
 def _perturb(name: str) -> Callable[..., Any]:
@@ -71,7 +74,7 @@ def _kdegree(graph: Graph, opts: dict[str, Any], seed: Any) -> tuple[Graph, dict
 
     k = _need(opts, "k", "kdegree")
     method = (opts.get("method") or "simultaneous_swap").replace("-", "_")
-    result = kdegree_anonymize(graph, k, method=method, seed=seed)
+    result = kdegree_anonymize(graph, k, method=method, seed=seed, progress=opts.get("progress"))
     return result.graph, result.to_dict()
 
 
@@ -118,6 +121,21 @@ def _need(opts: dict[str, Any], key: str, scheme: str) -> Any:
     return opts[key]
 
 
+@contextmanager
+def _scheme_progress(name: str | None, opts: dict[str, Any], what: str) -> Iterator[Any]:
+    """Progress while ``what`` runs scheme ``name``: a bar for k-degree anonymization (the
+    swaps' edges in place, or SuperGraph's probes), a spinner otherwise; yields the bar's
+    callback (None for a spinner)."""
+    if name == "kdegree":
+        supergraph = (opts.get("method") or "").replace("-", "_") == "supergraph"
+        unit = "probes" if supergraph else "edges in place"
+        with progress_bar(f"{what}: k-degree anonymization", unit=unit) as progress:
+            yield progress
+    else:
+        with spinner(f"{what} …"):
+            yield None
+
+
 def _scheme_help() -> str:
     return "; ".join(f"{name}: {text}" for name, (_, text) in SCHEMES.items())
 
@@ -151,26 +169,50 @@ def _pair_scheme(scheme: str, opts: dict[str, Any], details: dict[str, Any]) -> 
 
 
 # the scheme parameters, shared by ``anonymize`` and ``pair --scheme``
-Fraction = Annotated[float | None, typer.Option("--fraction", help="Perturbation strength.")]
-KOption = Annotated[int | None, typer.Option("--k", "-k", help="k for k-degree anonymity.")]
+Fraction = Annotated[
+    float | None,
+    typer.Option(
+        "--fraction", help="Perturbation strength (required by rsp, rad, rsw, rep, insert)."
+    ),
+]
+KOption = Annotated[
+    int | None, typer.Option("--k", "-k", help="k for k-degree anonymity (required by kdegree).")
+]
 Method = Annotated[
     str | None,
-    typer.Option("--method", help="kdegree: simultaneous-swap (default), relaxed or supergraph."),
+    typer.Option(
+        "--method",
+        help="kdegree: simultaneous-swap, relaxed or supergraph (default: simultaneous-swap).",
+    ),
 ]
-Epsilon = Annotated[float | None, typer.Option("--epsilon", "-e", help="ε for DP schemes.")]
+Epsilon = Annotated[
+    float | None, typer.Option("--epsilon", "-e", help="ε for DP schemes (required by dp-dk2).")
+]
 MaxDegree = Annotated[
     int | None,
-    typer.Option("--max-degree", help="dp-dk2: a public bound on the degrees, fixed in advance."),
+    typer.Option(
+        "--max-degree",
+        help="dp-dk2: a public bound on the degrees, fixed in advance (required by dp-dk2).",
+    ),
 ]
 Threshold = Annotated[
     str | None,
-    typer.Option("--threshold", help="dp-dk2: drop noisy cells below this (integer or 'auto')."),
+    typer.Option(
+        "--threshold",
+        help="dp-dk2: drop noisy cells below this, an integer or 'auto' (default: 0).",
+    ),
 ]
 Seed = Annotated[
     int | None,
-    typer.Option("--seed", help="Fixed seed: reproducible, hence for tests and experiments only."),
+    typer.Option(
+        "--seed",
+        help="Fixed seed: reproducible, hence for tests and experiments only (default: fresh "
+        "secure randomness).",
+    ),
 ]
-JsonOut = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
+JsonOut = Annotated[
+    bool, typer.Option("--json", help="Print the summary as JSON (nothing else on stdout).")
+]
 
 
 @app.command()
@@ -193,7 +235,10 @@ def anonymize(
     threshold: Threshold = None,
     seed: Seed = None,
     mapping: Path | None = typer.Option(
-        None, "--mapping", help="Write the secret release-id → original-id table here (CSV)."
+        None,
+        "--mapping",
+        help="Write the secret release-id → original-id table here (CSV); without it the "
+        "mapping is not kept.",
     ),
     keep_ids: bool = typer.Option(
         False, "--keep-ids", help="Do not relabel the nodes (research comparisons only)."
@@ -201,6 +246,7 @@ def anonymize(
     directed: bool = typer.Option(False, "--directed", help="Read the edges as directed."),
     json_out: JsonOut = False,
     non_private_diagnostics: NonPrivateDiagnostics = False,
+    quiet: Quiet = False,
 ) -> None:
     """Anonymize a graph with one scheme and write the release (and the mapping)."""
     from privlab.dp.noise import is_insecure_seed, secure_generator
@@ -236,8 +282,8 @@ def anonymize(
     else:
         read = read_input(input, directed=directed)
     rng = secure_generator(seed)
-    with err_console.status(f"{name}: anonymizing {input} …", spinner="dots"):
-        released, summary = run(read.graph, opts, rng)
+    with _scheme_progress(name, opts, f"{name}: anonymizing {input}") as progress:
+        released, summary = run(read.graph, {**opts, "progress": progress}, rng)
     original_labels = read.graph.labels
     if keep_ids:
         final = released
@@ -291,15 +337,21 @@ def pair(
     input: Path = typer.Argument(..., help=f"The source graph, undirected: {GRAPH_FILE_HELP}"),
     output: Path = typer.Option(..., "--output", "-o", help="The folder to write the pair to."),
     alpha_v: float | None = typer.Option(
-        None, "--alpha-v", help="Node overlap α_V in (0, 1]: Jaccard of the two node sets."
+        None,
+        "--alpha-v",
+        help="Node overlap α_V in (0, 1]: Jaccard of the two node sets (required without "
+        "--secgraph).",
     ),
     alpha_e: float | None = typer.Option(
-        None, "--alpha-e", help="Edge overlap α_E in (0, 1] on the common nodes."
+        None,
+        "--alpha-e",
+        help="Edge overlap α_E in (0, 1] on the common nodes (required without --secgraph).",
     ),
     scheme: str | None = typer.Option(
         None, "--scheme", "-s",
         help="Also anonymize the sanitized graph with this scheme (as `graph anonymize`; "
-        "pass --alpha-e 1 to let the scheme be the only edge noise).",
+        "pass --alpha-e 1 to let the scheme be the only edge noise). Without it the pair is "
+        "only sampled.",
     ),
     fraction: Fraction = None,
     k: KOption = None,
@@ -312,11 +364,14 @@ def pair(
         "tree, same node ids on both sides (--p).",
     ),
     p: float | None = typer.Option(
-        None, "--p", help="--secgraph: probability of keeping each non-tree edge (default 0.9)."
+        None, "--p", help="--secgraph: probability of keeping each non-tree edge (default: 0.9)."
     ),
     seed: Seed = None,
-    force: bool = typer.Option(False, "--force", help="Replace a non-empty output folder."),
+    force: bool = typer.Option(
+        False, "--force", help="Replace an earlier pair folder written by graph pair."
+    ),
     json_out: JsonOut = False,
+    quiet: Quiet = False,
 ) -> None:
     """Split a graph into an auxiliary and a sanitized graph with a known ground truth.
 
@@ -337,12 +392,13 @@ def pair(
     elif alpha_v is None or alpha_e is None:
         raise ConfigError("give --alpha-v and --alpha-e (the overlaps, in (0, 1]) or --secgraph")
     details: dict[str, Any] = {}
-    scheme_fn = None
-    if scheme is not None:
-        opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold)
-        scheme_fn = _pair_scheme(scheme, opts, details)
+    opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold)
+    name = None if scheme is None else _resolve_scheme(scheme)[0]
     read = read_input(input)
-    with err_console.status(f"sampling a pair from {read.graph!r} …", spinner="dots"):
+    with _scheme_progress(name, opts, f"sampling a pair from {read.graph!r}") as progress:
+        scheme_fn = None
+        if scheme is not None:
+            scheme_fn = _pair_scheme(scheme, {**opts, "progress": progress}, details)
         if secgraph:
             made = secgraph_pair(read.graph, 0.9 if p is None else p, seed=seed)
         else:
@@ -358,7 +414,11 @@ def utility(
     original: Path = typer.Argument(..., help=f"The original graph: {GRAPH_FILE_HELP}"),
     release: Path = typer.Argument(..., help="The released graph (same formats)."),
     metric: list[str] = typer.Option(
-        [], "--metric", "-m", help="Metric (repeatable; default all that apply)."
+        [],
+        "--metric",
+        "-m",
+        help="Metrics: a,b or repeat the option (default: all that apply).",
+        show_default=False,
     ),
     sample: str = typer.Option(
         "auto",
@@ -371,6 +431,7 @@ def utility(
     ),
     directed: bool = typer.Option(False, "--directed", help="Read both graphs as directed."),
     json_out: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
+    quiet: Quiet = False,
 ) -> None:
     """Compare a release with the original on the graph utility metrics.
 
@@ -382,8 +443,9 @@ def utility(
     sources = _sample_option(sample)
     a = read_input(original, directed=directed)
     b = read_input(release, directed=directed)
-    with err_console.status("computing the utility metrics of both graphs …", spinner="dots"):
-        result = compare(a.graph, b.graph, metrics=metric or None, sample=sources, seed=seed)
+    with progress_bar("utility metrics of both graphs", unit="metrics") as progress:
+        result = compare(a.graph, b.graph, metrics=comma_list(metric) or None, sample=sources,
+                         seed=seed, progress=progress)  # fmt: skip
     if json_out:
         print_json({"original": str(original), "release": str(release), **result.to_dict()})
         return

@@ -1,7 +1,8 @@
 """``privlab graph attack ...``: re-identification attacks on graphs, and the pair folders.
 
 One command per attack, each a thin shell over its library function: read the input, run
-the attack (a spinner or a progress bar on stderr), print a table or ``--json`` on stdout.
+the attack (a spinner or a progress bar on stderr; ``--quiet`` silences them), print a
+table or ``--json`` on stdout.
 
 * ``refine`` — Hay et al.'s vertex refinement H_1 … H* (:mod:`privlab.graph.attacks.refinement`)
 * ``h1-risk`` — the H_1 candidate probabilities after random perturbation (same module)
@@ -40,13 +41,15 @@ from rich.table import Table
 from rich.text import Text
 
 from privlab.cli.common import (
-    err_console,
+    Quiet,
+    command_group,
     exits_on_bad_input,
     guard_outputs,
     note,
     out_console,
     print_json,
     progress_bar,
+    spinner,
     summary_console,
 )
 from privlab.errors import ConfigError, InputError
@@ -55,10 +58,8 @@ from privlab.io import strict_json
 from privlab.io.atomic import atomic_folder
 from privlab.io.outputs import Input, Manifest, Output
 
-attack_app = typer.Typer(
-    help="Re-identification attacks on graphs: how many people can an adversary single out?",
-    no_args_is_help=True,
-    rich_markup_mode=None,
+attack_app = command_group(
+    "Re-identification attacks on graphs: how many people can an adversary single out?"
 )
 
 PAIR_FILES = ("aux.txt", "san.txt", "truth.csv", "pair.json")
@@ -66,15 +67,16 @@ GRAPH_FILE_HELP = (
     "an edge list (two ids per line, one id for a node without edges, # comments; extra "
     "columns ignored), GraphML (.graphml) or GML (.gml)."
 )
-JSON_HELP = "Print the result as JSON (progress, if any, goes to stderr)."
+JSON_HELP = "Print the result as JSON (nothing else on stdout; progress goes to stderr)."
 
 
 # ============================================================================ shared plumbing
 def read_input(path: Path, *, directed: bool = False) -> GraphFile:
-    """Read a graph file and print the reader's notes (removed loops, repeats) on stderr."""
+    """Read a graph file and print the reader's notes (removed loops, repeats) on stderr
+    (also under ``--quiet``: they tell what happened to lines of the input)."""
     read = read_graph(path, directed=directed)
     for warning in read.report.warnings():
-        note(warning)
+        note(warning, always=True)
     return read
 
 
@@ -284,10 +286,15 @@ def _data_lines(path: Path) -> int:
 def refine(
     input: Path = typer.Argument(..., help="The released graph (SNAP edge list)."),
     level: int | None = typer.Option(
-        None, "--level", "-l", min=0, help="Only H_i, the refinement at this level."
+        None,
+        "--level",
+        "-l",
+        min=0,
+        help="Only H_i, the refinement at this level (default: every level up to H*).",
     ),
     star: bool = typer.Option(False, "--star", help="Only H*, the fixed point."),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+    quiet: Quiet = False,
 ) -> None:
     """Candidate-set sizes under vertex refinement H_1, H_2, …, H* (Hay et al.).
 
@@ -300,7 +307,7 @@ def refine(
     if level is not None and star:
         raise ConfigError("--level and --star each pick one level; give one of them")
     read = read_input(input)
-    with err_console.status(f"refining {read.graph!r} …", spinner="dots"):
+    with spinner(f"refining {read.graph!r} …"):
         ref = vertex_refinement(read.graph, max_level=level)
     stable = ref.stable_level
     if level is not None:
@@ -353,18 +360,19 @@ def h1_risk(
         "process", "--model", help="process (exact) or no-reinsertion (the paper's approximation)."
     ),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+    quiet: Quiet = False,
 ) -> None:
     """Candidate-set sizes under H_1 (degree knowledge) after a random perturbation.
 
-    The release is the original with m edges deleted and m inserted at random (Hay et al.
-    §A.2.8, m public); each node's equivalent candidate-set size is ⌊1 / its largest
-    candidate probability⌋.
+    The release is the original with m edges deleted and m inserted at random (Hay et al.;
+    m is public); each node's equivalent candidate-set size is ⌊1 / its largest candidate
+    probability⌋.
     """
     from privlab.graph.attacks.refinement import perturbation_h1_risk
 
     a = read_input(original).graph
     b = _on_nodes_of(a, read_input(release).graph, release)
-    with err_console.status("computing the H_1 posteriors …", spinner="dots"):
+    with spinner("computing the H_1 posteriors …"):
         risk = perturbation_h1_risk(a, b, m, model=model)
     payload = {"original": str(original), "release": str(release), **risk.to_dict()}
     emit(payload, json_out, lambda p: bucket_table(
@@ -398,13 +406,15 @@ def subgraph(
     ),
     exact_degrees: bool = typer.Option(
         True, "--exact-degrees/--degree-bounds",
-        help="Fully explored nodes have known degrees (Fig. 7 left), or only lower bounds.",
+        help="The adversary knows the exact degree of each fully explored node, or only a "
+        "lower bound.",
     ),
     nodes: str = typer.Option(
         "all", "--nodes", help="Targets: 'all', or N random nodes (drawn with --seed)."
     ),
     seed: int = typer.Option(0, "--seed", min=0, help="Orders the exploration; draws targets."),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+    quiet: Quiet = False,
 ) -> None:
     """Candidate-set sizes when the adversary knows b edges around each target (Hay et al.).
 
@@ -422,7 +432,7 @@ def subgraph(
     matcher = SubgraphMatcher(graph)
     sizes, seconds = [], 0.0
     chunks = np.array_split(targets, max(1, min(100, targets.size)))
-    with progress_bar("subgraph knowledge", enabled=True) as progress:
+    with progress_bar("subgraph knowledge", unit="targets") as progress:
         done = 0
         for chunk in chunks:
             # each target's exploration is seeded by (seed, target): chunks change nothing
@@ -473,8 +483,11 @@ def active(
     trials: int = typer.Option(
         1, "--trials", "-r", min=1, help="Independent runs (new sybils, targets, release)."
     ),
-    seed: int | None = typer.Option(None, "--seed", help="Fixed seed (reproducible runs)."),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Fixed seed, for reproducible runs (default: fresh randomness)."
+    ),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+    quiet: Quiet = False,
 ) -> None:
     """Backstrom et al.'s walk-based attack: plant sybils, release naively, find the targets.
 
@@ -487,9 +500,9 @@ def active(
     graph = read_input(input).graph
     rng = secure_generator(seed)
     runs = []
-    with err_console.status("active attack …", spinner="dots") as status:
+    with spinner("active attack …") as status:
         for r in range(trials):
-            status.update(f"active attack: run {r + 1}/{trials} …")
+            status(f"active attack: run {r + 1}/{trials} …")
             runs.append(active_attack(graph, targets, k=k, seed=rng))
     statuses = Counter(run.status for run in runs)
     payload = {
@@ -518,7 +531,11 @@ def active(
 def propagate(
     pair_dir: Path = typer.Argument(..., help="A folder written by `privlab graph pair`."),
     seeds: int | None = typer.Option(
-        None, "--seeds", min=1, help="Seed with the N top-degree aux nodes and their true match."
+        None,
+        "--seeds",
+        min=1,
+        help="Seed with the N top-degree aux nodes and their true match (give this, "
+        "--seeds-file or --discover).",
     ),
     seeds_file: Path | None = typer.Option(
         None, "--seeds-file", help="Seed pairs from a CSV with columns aux,san."
@@ -530,9 +547,14 @@ def propagate(
         0.1, "--theta", min=0.0, help="Eccentricity threshold θ ≥ 0 (higher: fewer, surer)."
     ),
     output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the mapping found (CSV aux,san) here; - for stdout."
+        None,
+        "--output",
+        "-o",
+        help="Write the mapping found (CSV aux,san) here; - for stdout (default: the "
+        "summary only).",
     ),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+    quiet: Quiet = False,
 ) -> None:
     """Narayanan–Shmatikov seed-and-propagate de-anonymization of the sanitized graph.
 
@@ -565,14 +587,17 @@ def propagate(
         seed_pairs = read_id_pairs(seeds_file, pair.aux.n_nodes, pair.san.n_nodes)
         seeding = {"kind": "file", "file": str(seeds_file)}
     else:
-        with err_console.status("discovering seeds …", spinner="dots"):
+        with spinner("discovering seeds …"):
             found = discover_seeds(pair.aux, pair.san, discover)
         seed_pairs = found.pairs
         seeding = {"kind": "discovered", **found.to_dict()}
     seeding["seeds"] = int(seed_pairs.shape[0])
     seeding["seeds_correct"] = int((truth[seed_pairs[:, 0]] == seed_pairs[:, 1]).sum())
-    with err_console.status(f"propagating from {seed_pairs.shape[0]} seeds …", spinner="dots"):
-        result = run_propagation(pair.aux, pair.san, seed_pairs, theta, truth=truth)
+    what = f"propagating from {seed_pairs.shape[0]} seeds"
+    with progress_bar(what, unit="aux nodes mapped") as progress:
+        result = run_propagation(
+            pair.aux, pair.san, seed_pairs, theta, truth=truth, progress=progress
+        )
     payload = {"pair": str(pair_dir), "seeding": seeding, **result.to_dict()}
     if output is not None:
         from privlab.io.delimited import write_table
@@ -605,7 +630,7 @@ def learned(
     ),
     thresholds: str = typer.Option("30,9,5", "--thresholds", help="3PSL degree bands t1,t2,t3."),
     score_cut: float = typer.Option(
-        0.7, "--score-cut", min=0.0, max=1.0, help="3PSL's phase-1 score cut (the seed: 0.95)."
+        0.7, "--score-cut", min=0.0, max=1.0, help="3PSL's phase-1 score cut (the thesis: 0.95)."
     ),
     per_band: bool = typer.Option(
         False, "--per-band", help="3PSL: train one scorer per degree band (the thesis's design)."
@@ -613,8 +638,11 @@ def learned(
     order: str = typer.Option(
         "score", "--order", help="3PSL: order the CS rounds' Clean by classifier score or by cs."
     ),
-    seed: int | None = typer.Option(None, "--seed", help="Seed (reproducible, not secret)."),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Seed, for reproducible runs (default: fresh randomness)."
+    ),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+    quiet: Quiet = False,
 ) -> None:
     """Sharad's learned attack: train by splitting the releases, score pairs, ROC / TP@FP.
 
@@ -639,17 +667,17 @@ def learned(
     if len(t) != 3 or not t[0] > t[1] > t[2] >= 0:
         raise ConfigError(
             f"--thresholds {thresholds!r}: give three degree thresholds t1 > t2 > t3 ≥ 0 "
-            "(the seed's default is 30,9,5)"
+            "(the default is 30,9,5)"
         )
     pair = read_pair_dir(pair_dir)
-    with err_console.status("training by splitting the releases …", spinner="dots"):
+    with progress_bar("training by splitting the releases", unit="steps") as progress:
         scorer = train_scorer(pair.aux, pair.san, alpha_v=alpha_v, alpha_e=alpha_e,
-                              method=method, seed=seed)  # fmt: skip
+                              method=method, seed=seed, progress=progress)  # fmt: skip
     u, v, y = evaluation_pairs(pair.aux, pair.san, pair.truth, n_non_identical=non_identical,
                                seed=seed)  # fmt: skip
     iu = int(y.sum())
-    with err_console.status(f"scoring {u.size:,} pairs …", spinner="dots"):
-        roc = roc_summary(scorer.score(pair.aux, pair.san, u, v), y)
+    with progress_bar("scoring the test pairs", unit="pairs") as progress:
+        roc = roc_summary(scorer.score(pair.aux, pair.san, u, v, progress=progress), y)
     payload: dict[str, Any] = {"pair": str(pair_dir), "method": method,
                                "alpha_v_estimate": alpha_v, "alpha_e_estimate": alpha_e,
                                "identical_pairs": iu, "non_identical_pairs": int(y.size) - iu,
@@ -659,17 +687,22 @@ def learned(
         scorers = [scorer.bind(pair.aux, pair.san)] * 3  # the scorer trained above
         if per_band:
             bands = [(t[0], None), (t[1], t[0]), (t[2], t[1])]  # None: no upper bound
-            with err_console.status("training one scorer per degree band …", spinner="dots"):
-                trained = [
-                    train_scorer(pair.aux, pair.san, alpha_v=alpha_v, alpha_e=alpha_e,
-                                 method=method, degree_range=band,
-                                 seed=None if seed is None else seed + 1 + i)
-                    for i, band in enumerate(bands)
-                ]  # fmt: skip
-                scorers = [sc.bind(pair.aux, pair.san) for sc in trained]
-        with err_console.status("running 3PSL …", spinner="dots"):
+            trained = []
+            for i, band in enumerate(bands):
+                with progress_bar(f"training the scorer of band {i + 1}/3", unit="steps") as bar:
+                    trained.append(train_scorer(
+                        pair.aux, pair.san, alpha_v=alpha_v, alpha_e=alpha_e, method=method,
+                        degree_range=band, seed=None if seed is None else seed + 1 + i,
+                        progress=bar,
+                    ))  # fmt: skip
+            scorers = [sc.bind(pair.aux, pair.san) for sc in trained]
+        with spinner("running 3PSL …") as status:
+
+            def rounds(info: Any) -> None:
+                status(f"3PSL phase {info.phase}, round {info.iteration}: {info.total:,} mapped …")
+
             res = three_phase_attack(pair.aux, pair.san, scorers, thresholds=t,
-                                     score_cut=score_cut, order=order)  # fmt: skip
+                                     score_cut=score_cut, order=order, progress=rounds)  # fmt: skip
         payload["threepsl"] = {**res.to_dict(), **res.evaluate(pair.truth).to_dict()}
     emit(payload, json_out, _learned_table)
 

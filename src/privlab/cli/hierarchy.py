@@ -90,32 +90,45 @@ def hierarchy(
     output: Path = typer.Option(
         ..., "-o", "--output", help="Hierarchy file to write (ARX CSV; - for stdout)."
     ),
-    width: float | None = typer.Option(None, "--width", help="interval: width of level 1."),
+    width: float | None = typer.Option(
+        None, "--width", help="interval: width of level 1 (required for interval)."
+    ),
     fanout: int | None = typer.Option(
-        None, "--fanout", help="interval: intervals merged per level (default 2)."
+        None, "--fanout", help="interval: intervals merged per level (default: 2)."
     ),
     levels: int | None = typer.Option(
         None, "--levels", help="interval: number of interval levels (default: until one)."
     ),
     start: float | None = typer.Option(
-        None, "--start", help="interval: where the first interval starts."
+        None,
+        "--start",
+        help="interval: where the first interval starts (default: --bottom, else the "
+        "largest multiple of the width not above the smallest value).",
     ),
     bottom: float | None = typer.Option(
-        None, "--bottom", help="interval: values below are coded '<B'."
+        None, "--bottom", help="interval: values below B are coded '<B' (default: none)."
     ),
-    top: float | None = typer.Option(None, "--top", help="interval: values from T on are '>=T'."),
+    top: float | None = typer.Option(
+        None, "--top", help="interval: values from T on are coded '>=T' (default: none)."
+    ),
     group_size: str | None = typer.Option(
-        None, "--group-size", help="order: values per group (3), or per level (4,2); default 2."
+        None,
+        "--group-size",
+        help="order: values per group (3), or per level (4,2) (default: 2).",
     ),
-    char: str | None = typer.Option(None, "--char", help="masking: masking character (*)."),
+    char: str | None = typer.Option(
+        None, "--char", help="masking: masking character (default: *)."
+    ),
     pad: str | None = typer.Option(
         None, "--pad", help="masking: padding for shorter values (default: --char)."
     ),
     from_left: bool | None = typer.Option(
-        None, "--from-left", help="masking: mask from the left (keep suffixes)."
+        None,
+        "--from-left",
+        help="masking: mask from the left, keeping suffixes (default: from the right).",
     ),
     date_format: str | None = typer.Option(
-        None, "--date-format", help="date: strptime format (default %Y-%m-%d)."
+        None, "--date-format", help="date: strptime format (default: %Y-%m-%d)."
     ),
     date_levels: str | None = typer.Option(
         None,
@@ -123,7 +136,9 @@ def hierarchy(
         help="date: levels, fine to coarse, from week, month, quarter, year, decade "
         "(default month,year,decade).",
     ),
-    delimiter: str | None = typer.Option(None, "--delimiter", help="Field delimiter (sniffed)."),
+    delimiter: str | None = typer.Option(
+        None, "--delimiter", help="Field delimiter (default: sniffed)."
+    ),
     columns: str | None = COLUMNS_OPT,
     sheet: str | None = SHEET_OPT,
     missing: str | None = typer.Option(

@@ -50,7 +50,7 @@ def load_command(name: str) -> Any:
     target = getattr(importlib.import_module(module), attribute)
     if isinstance(target, typer.Typer):
         return typer.main.get_command(target)
-    single = typer.Typer(add_completion=False, rich_markup_mode=None)
+    single = typer.Typer(add_completion=False, rich_markup_mode=None)  # as command_group's
     single.command(name)(target)
     return typer.main.get_command(single)
 

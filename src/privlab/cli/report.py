@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from privlab.cli.common import err_console, exits_on_bad_input, guard_outputs
+from privlab.cli.common import Quiet, err_console, exits_on_bad_input, guard_outputs, spinner
 from privlab.io.outputs import Output
 from privlab.io.results_folder import FOLDER_FILES
 
@@ -18,6 +18,7 @@ def report(
     ),
     output: Path = typer.Option(..., "-o", "--output", help="HTML file to write (- for stdout)."),
     title: str | None = typer.Option(None, "--title", help="Report title (default: the spec's)."),
+    quiet: Quiet = False,
 ) -> None:
     """Write one self-contained HTML report (tables and plots) of a benchmark results folder.
 
@@ -31,9 +32,11 @@ def report(
         [Output(output, "-o", stdout_ok=True)],
         [results, *(folder / name for name in FOLDER_FILES)],
     )
-    doc = report_from_results(results, title=title)
-    path = doc.write(output)
+    with spinner("drawing the report …"):
+        doc = report_from_results(results, title=title)
+        path = doc.write(output)
     figures = sum(b.kind == "figure" for s in doc.sections for b in s.blocks)
-    err_console.print(
-        f"wrote {path} ({len(doc.sections)} sections, {figures} figures)", highlight=False
-    )
+    if not quiet:
+        err_console.print(
+            f"wrote {path} ({len(doc.sections)} sections, {figures} figures)", highlight=False
+        )

@@ -22,7 +22,9 @@ from rich.table import Table
 from rich.text import Text
 
 from privlab.cli.common import (
+    Quiet,
     comma_list,
+    command_group,
     err_console,
     exits_on_bad_input,
     files_of_pairs,
@@ -31,11 +33,11 @@ from privlab.cli.common import (
     out_console,
     print_json,
     progress_bar,
+    spinner,
     summary_console,
 )
 from privlab.cli.risk_view import risk_table
 from privlab.cli.specs import (
-    HIERARCHY_SPEC_HELP,
     build_hierarchies,
     parse_delta,
     parse_fraction,
@@ -64,12 +66,7 @@ from privlab.table.hierarchy_builders import HIERARCHY_KINDS
 from privlab.table.models import KAnonymity, PrivacyModel
 from privlab.table.suppression import SUPPRESSED_VALUE
 
-app = typer.Typer(
-    help="Anonymize microdata tables and measure their risk.",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-)
+app = command_group("Anonymize microdata tables and measure their risk.")
 
 #: The keys of a job file, in the order ``--save-job`` writes them.
 JOB_KEYS = (
@@ -123,6 +120,16 @@ def _job_hierarchy(base: Path, value: str) -> str:
 def _given(value: Any) -> bool:
     """Whether an option was given (False, None and empty lists are not; 0 is)."""
     return not (value is None or value is False or (isinstance(value, list | tuple) and not value))
+
+
+#: Column-list options that take ``a,b,c`` on the command line (a job file gives lists).
+COLUMN_LISTS = ("qi", "sensitive", "identifying", "insensitive", "numeric")
+
+
+def split_column_lists(opts: dict[str, Any]) -> dict[str, Any]:
+    """``--qi a,b --qi c`` → ``qi = [a, b, c]`` for every option of :data:`COLUMN_LISTS`
+    given on the command line."""
+    return {k: comma_list(v) if k in COLUMN_LISTS and v else v for k, v in opts.items()}
 
 
 def _merge(cli: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
@@ -196,8 +203,15 @@ def build_table(
     if not opts.get("input"):
         raise ConfigError("no input file; give INPUT or 'input' in the job file")
     if not opts.get("qi"):
-        raise ConfigError("no quasi-identifiers; name them with --qi COLUMN (repeatable)")
+        raise ConfigError("no quasi-identifiers; name them with --qi a,b,c")
     path = Path(opts["input"])
+    with spinner(f"reading {path.name} …"):
+        return _encoded_table(opts, path, purpose, name_lines)
+
+
+def _encoded_table(
+    opts: dict[str, Any], path: Path, purpose: Purpose, name_lines: bool
+) -> MicroTable:
     insensitive = comma_list(opts.get("insensitive"))
     expected = [*(opts.get("qi") or []), *(opts.get("sensitive") or []),
                 *(opts.get("identifying") or []), *insensitive]  # fmt: skip
@@ -219,7 +233,7 @@ def build_table(
         files_only=purpose is Purpose.PRIVATE_RELEASE,
         first_line=first_data_line(names),
     )
-    table = MicroTable.from_data(
+    return MicroTable.from_data(
         frame,
         quasi_identifiers=opts["qi"],
         hierarchies=hier,
@@ -234,7 +248,6 @@ def build_table(
         numeric=opts.get("numeric") or (),
         first_line=first_data_line(names) if name_lines else None,
     )
-    return table
 
 
 def print_notes(warnings: Sequence[str], automatic: Mapping[str, str] | None = None) -> None:
@@ -278,27 +291,31 @@ def _declare_sensitive(opts: dict[str, Any]) -> None:
     opts["sensitive"] = names
 
 
-QI_OPT = typer.Option(None, "--qi", help="Quasi-identifying column (repeatable).")
+QI_OPT = typer.Option(None, "--qi", help="Quasi-identifying columns: a,b,c or repeat the option.")
 HIER_OPT = typer.Option(
     None,
     "--hierarchy",
-    help=f"COLUMN=FILE (ARX hierarchy CSV) or COLUMN=SPEC built from the data, SPEC = "
-    f"{HIERARCHY_SPEC_HELP} (repeatable).",
+    help="COLUMN=FILE (ARX hierarchy CSV) or COLUMN=SPEC built from the data (repeatable); "
+    "SPEC is interval:width=W[,...], order[:...], masking[:...], date[:...] or flat, with "
+    "the parameters of docs/hierarchies.md. Default: an interval hierarchy for a numeric QI "
+    "(announced and recorded); a text QI needs one.",
 )
-SENS_OPT = typer.Option(None, "--sensitive", help="Sensitive column (repeatable).")
+SENS_OPT = typer.Option(None, "--sensitive", help="Sensitive columns: a,b or repeat the option.")
 IDENT_OPT = typer.Option(
-    None, "--identifying", help="Identifying column, removed from the output (repeatable)."
+    None,
+    "--identifying",
+    help="Identifying columns, removed from the output: a,b or repeat the option.",
 )
 INSENS_OPT = typer.Option(
     None,
     "--insensitive",
-    help="Column released unchanged, by choice: COL or COL,COL (repeatable). Every column "
+    help="Columns released unchanged, by choice: a,b or repeat the option. Every column "
     "needs a role: --qi, --sensitive, --identifying or --insensitive.",
 )
 KEEP_OPT = typer.Option(
     None,
     "--keep-other-columns",
-    help="Release every column without a role unchanged (instead of refusing them).",
+    help="Release every column without a role unchanged (default: refuse them).",
 )
 DELIM_OPT = typer.Option(None, "--delimiter", help="Field delimiter (default: sniffed).")
 MISSING_OPT = typer.Option(
@@ -307,7 +324,9 @@ MISSING_OPT = typer.Option(
 NA_OPT = typer.Option(
     None, "--na", help="Text that marks a missing cell (repeatable; default: empty)."
 )
-JSON_OPT = typer.Option(False, "--json", help="Print a machine-readable JSON summary.")
+JSON_OPT = typer.Option(
+    False, "--json", help="Print a machine-readable JSON summary (nothing else on stdout)."
+)
 SUPPRESSED_OPT = typer.Option(
     "*",
     "--suppressed-value",
@@ -324,13 +343,20 @@ def anonymize(
     hierarchy: list[str] | None = HIER_OPT,
     k: int | None = typer.Option(None, "-k", help="k-anonymity: smallest class size."),
     l_diversity: list[str] | None = typer.Option(
-        None, "--l-diversity", help="SA:distinct:L | SA:entropy:L | SA:recursive:C:L"
+        None,
+        "--l-diversity",
+        help="ℓ-diversity of a sensitive column: SA:distinct:L | SA:entropy:L | "
+        "SA:recursive:C:L (repeatable).",
     ),
     t_closeness: list[str] | None = typer.Option(
-        None, "--t-closeness", help="SA:equal:T | SA:ordered:T | SA:hierarchical:T"
+        None,
+        "--t-closeness",
+        help="t-closeness: SA:equal:T | SA:ordered:T | SA:hierarchical:T (repeatable).",
     ),
-    delta_disclosure: list[str] | None = typer.Option(None, "--delta-disclosure", help="SA:DELTA"),
-    ke: list[str] | None = typer.Option(None, "--ke", help="(k,e)-anonymity: SA:K:E"),
+    delta_disclosure: list[str] | None = typer.Option(
+        None, "--delta-disclosure", help="δ-disclosure privacy: SA:DELTA (repeatable)."
+    ),
+    ke: list[str] | None = typer.Option(None, "--ke", help="(k,e)-anonymity: SA:K:E (repeatable)."),
     sensitive: list[str] | None = SENS_OPT,
     sensitive_hierarchy: list[str] | None = typer.Option(
         None, "--sensitive-hierarchy", help="SA=FILE hierarchy for hierarchical t-closeness."
@@ -339,39 +365,55 @@ def anonymize(
     insensitive: list[str] | None = INSENS_OPT,
     keep_other_columns: bool | None = KEEP_OPT,
     suppression: str | None = typer.Option(
-        None, "--suppression", help="Record suppression limit: fraction or percent (0.02, 2%)."
+        None,
+        "--suppression",
+        help="Record suppression limit: a fraction or percent (0.02, 2%); default 0 (none).",
     ),
     suppressed_value: str | None = typer.Option(
         None,
         "--suppressed-value",
-        help="Written into every quasi-identifier cell of a suppressed record (default '*').",
+        help="Written into every quasi-identifier cell of a suppressed record (default: *).",
     ),
     metric: str | None = typer.Option(
         None,
         "--metric",
-        help="Utility metric: loss, dm, dm-star, aecs, entropy, precision, kl, height.",
+        help="Utility metric: loss, dm, dm-star, aecs, entropy, precision, kl, height "
+        "(default: loss, ARX's Loss).",
     ),
     gs: float | None = typer.Option(
         None,
         "--gs",
-        help="gs in [0, 1]: generalization vs suppression (loss, aecs, entropy, precision).",
+        help="gs in [0, 1]: weight of generalization against suppression (loss, aecs, "
+        "entropy, precision; default 0.5).",
     ),
     aggregation: str | None = typer.Option(
         None,
         "--aggregation",
-        help="geometric | arithmetic | sum | max (which ones: docs/metrics.md)",
+        help="geometric | arithmetic | sum | max (default: the metric's own, geometric for "
+        "loss; see docs/metrics.md).",
     ),
-    algorithm: str | None = typer.Option(None, "--algorithm", help="optimal | datafly | mondrian"),
+    algorithm: str | None = typer.Option(
+        None, "--algorithm", help="optimal | datafly | mondrian (default: optimal)."
+    ),
     numeric: list[str] | None = typer.Option(
-        None, "--numeric", help="Mondrian: QI split on numeric values (repeatable)."
+        None,
+        "--numeric",
+        help="Mondrian: QIs split on numeric values, a,b or repeat the option (default: "
+        "none; each QI is split along its hierarchy).",
     ),
     relaxed: bool = typer.Option(
         False, "--relaxed", help="Mondrian: relaxed partitioning (the median's class may split)."
     ),
     output: Path | None = typer.Option(
-        None, "-o", "--output", help="Where to write the release (.csv or .parquet; - for stdout)."
+        None,
+        "-o",
+        "--output",
+        help="Where to write the release (.csv or .parquet; - for stdout). Without it only "
+        "the summary is printed.",
     ),
-    job: Path | None = typer.Option(None, "--job", help="TOML job file with these options."),
+    job: Path | None = typer.Option(
+        None, "--job", help="TOML job file with these options (the command line wins)."
+    ),
     save_job: Path | None = typer.Option(
         None,
         "--save-job",
@@ -384,6 +426,7 @@ def anonymize(
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
     json_out: bool = JSON_OPT,
+    quiet: Quiet = False,
 ) -> None:
     """Anonymize a table: generalize quasi-identifiers, suppress outliers, write the release.
 
@@ -393,9 +436,9 @@ def anonymize(
     """
     t0 = time.perf_counter()
     cli = dict(locals())
-    for key in ("cli", "t0", "job", "json_out", "save_job"):
+    for key in ("cli", "t0", "job", "json_out", "save_job", "quiet"):
         cli.pop(key, None)
-    opts = _merge(cli, load_job(job) if job else {})
+    opts = _merge(split_column_lists(cli), load_job(job) if job else {})
     _declare_sensitive(opts)
     algo = opts.get("algorithm") or "optimal"
     if algo not in (*ALGORITHMS, "mondrian"):
@@ -411,7 +454,7 @@ def anonymize(
         summary, frame = _run_mondrian(table, models, opts)
         summary.update(table.notes())
     else:
-        with progress_bar("searching lattice", enabled=not json_out) as progress:
+        with progress_bar(f"{algo} search of the lattice", unit="nodes") as progress:
             release = anonymize_table(
                 table,
                 models,
@@ -499,9 +542,14 @@ def _verb(options: list[str]) -> str:
 def _run_mondrian(table: MicroTable, models: list[PrivacyModel], opts: dict[str, Any]):
     from privlab.table.mondrian import mondrian
 
-    result = mondrian(
-        table, models, numeric=opts.get("numeric") or [], strict=not opts.get("relaxed")
-    )
+    with progress_bar("Mondrian partitioning", unit="records") as progress:
+        result = mondrian(
+            table,
+            models,
+            numeric=opts.get("numeric") or [],
+            strict=not opts.get("relaxed"),
+            progress=progress,
+        )
     return result.to_dict(), result.release
 
 
@@ -525,8 +573,12 @@ def check(
     qi: list[str] | None = QI_OPT,
     sensitive: list[str] | None = SENS_OPT,
     k: int | None = typer.Option(None, "-k", help="Also test k-anonymity with this k."),
-    l_diversity: list[str] | None = typer.Option(None, "--l-diversity", help="Also test this."),
-    t_closeness: list[str] | None = typer.Option(None, "--t-closeness", help="Also test this."),
+    l_diversity: list[str] | None = typer.Option(
+        None, "--l-diversity", help="Also test this ℓ-diversity: SA:distinct:L, ... (repeatable)."
+    ),
+    t_closeness: list[str] | None = typer.Option(
+        None, "--t-closeness", help="Also test this t-closeness: SA:equal:T, ... (repeatable)."
+    ),
     suppressed_value: str = SUPPRESSED_OPT,
     delimiter: str | None = DELIM_OPT,
     columns: str | None = COLUMNS_OPT,
@@ -534,10 +586,12 @@ def check(
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
     json_out: bool = JSON_OPT,
+    quiet: Quiet = False,
 ) -> None:
     """Which models the table already satisfies, and with which parameters."""
-    opts = dict(locals())
+    opts = split_column_lists(dict(locals()))
     opts.pop("json_out")
+    opts.pop("quiet")
     _declare_sensitive(opts)
     table = build_table(opts, purpose=Purpose.ASSESS)
     report = assess(
@@ -577,7 +631,12 @@ def check(
 def risk(
     input: Path = typer.Argument(..., help=f"Table file to analyse: {TABLE_FILES}."),
     qi: list[str] | None = QI_OPT,
-    population: int | None = typer.Option(None, "--population", help="Population size."),
+    population: int | None = typer.Option(
+        None,
+        "--population",
+        help="Population size (default: none; it or --sampling-fraction enables the "
+        "population-based estimates).",
+    ),
     population_table: Path | None = typer.Option(
         None,
         "--population-table",
@@ -585,7 +644,9 @@ def risk(
         "like INPUT: each class's size in it is the journalist's F_j.",
     ),
     sampling_fraction: float | None = typer.Option(
-        None, "--sampling-fraction", help="Sample size / population size."
+        None,
+        "--sampling-fraction",
+        help="Sample size / population size (default: none; or give --population).",
     ),
     threshold: float = typer.Option(
         0.2, "--threshold", help="Risk threshold for 'records at risk'."
@@ -597,40 +658,39 @@ def risk(
     missing: str | None = MISSING_OPT,
     na: list[str] | None = NA_OPT,
     json_out: bool = JSON_OPT,
+    quiet: Quiet = False,
 ) -> None:
     """Re-identification risk of a table: prosecutor, journalist, marketer, uniqueness."""
-    from privlab.table.risk import risk_of_frame, risk_report
-
-    opts = dict(locals())
+    opts = split_column_lists(dict(locals()))
     table = build_table(opts, purpose=Purpose.ASSESS)
-    if population_table is None:
-        report = risk_report(
-            table,
-            population_size=population,
-            sampling_fraction=sampling_fraction,
-            threshold=threshold,
-            suppressed_value=suppressed_value or None,
-        )
-    else:
-        # the population's cells go through the same missing-value policy as the sample's
-        pop = build_table(
-            {**opts, "input": population_table, "hierarchy": None}, purpose=Purpose.ASSESS
-        )
-        report = risk_of_frame(
-            table.frame,
-            table.qi,
-            suppressed_value=suppressed_value or None,
-            population=pop.frame,
-            population_size=population,
-            sampling_fraction=sampling_fraction,
-            threshold=threshold,
-        )
+    with spinner("estimating the re-identification risk …"):
+        report = _risk(table, opts)
     if json_out:
         print_json(report.to_dict())
         return
     data = report.to_dict()
     title = f"{input}: re-identification risk (threshold {data['threshold']:g})"
     out_console.print(risk_table(title, {"": data}))
+
+
+def _risk(table: MicroTable, opts: dict[str, Any]):
+    """The risk report of ``table`` (against ``--population-table`` when given)."""
+    from privlab.table.risk import risk_of_frame, risk_report
+
+    population_table = opts.get("population_table")
+    common = {
+        "suppressed_value": opts.get("suppressed_value") or None,
+        "population_size": opts.get("population"),
+        "sampling_fraction": opts.get("sampling_fraction"),
+        "threshold": opts["threshold"],
+    }
+    if population_table is None:
+        return risk_report(table, **common)
+    # the population's cells go through the same missing-value policy as the sample's
+    pop = build_table(
+        {**opts, "input": population_table, "hierarchy": None}, purpose=Purpose.ASSESS
+    )
+    return risk_of_frame(table.frame, table.qi, population=pop.frame, **common)
 
 
 from privlab.cli.hierarchy import hierarchy as _hierarchy_command  # noqa: E402

@@ -20,11 +20,13 @@ import typer
 from rich.table import Table
 
 from privlab.cli.common import (
+    Quiet,
     comma_list,
     exits_on_bad_input,
     guard_outputs,
     out_console,
     print_json,
+    spinner,
 )
 from privlab.cli.table_input import (
     COLUMNS_OPT,
@@ -110,7 +112,9 @@ def permute(
     qi: list[str] | None = typer.Option(
         None, "--qi", help="Quasi-identifiers: a,b,c (or repeat the option)."
     ),
-    sensitive: str | None = typer.Option(None, "--sensitive", help="The sensitive column."),
+    sensitive: str | None = typer.Option(
+        None, "--sensitive", help="The sensitive column (one; required)."
+    ),
     identifying: list[str] | None = typer.Option(
         None, "--identifying", help="Column left out of the release: a,b (or repeat)."
     ),
@@ -123,29 +127,50 @@ def permute(
     anatomy: bool = typer.Option(
         False, "--anatomy", help="Anatomy: categorical SA, ℓ-diverse groups (needs --l)."
     ),
-    l_div: int | None = typer.Option(None, "--l", help="Anatomy: ℓ, distinct values per group."),
+    l_div: int | None = typer.Option(
+        None, "--l", help="Anatomy: ℓ, distinct values per group (required with --anatomy)."
+    ),
     k: int | None = typer.Option(None, "--k", "-k", help="(k,e): distinct values per group."),
     e: float | None = typer.Option(None, "--e", "-e", help="(k,e): least value range per group."),
     partition: str | None = typer.Option(
-        None, "--partition", help="min-sum (default) | min-max | max-group | random | swap"
+        None,
+        "--partition",
+        help="(k,e): how to form the groups, min-sum | min-max | max-group | random | swap "
+        "(default: min-sum).",
     ),
     target: Path | None = typer.Option(
-        None, "--target", help="Target distribution: CSV value,probability (seed 001 ch. 3)."
+        None,
+        "--target",
+        help="Target distribution: CSV value,probability; each group's values are "
+        "generalized to look drawn from it.",
     ),
     target_mode: str = typer.Option(
-        "sa-only", "--target-mode", help="--target: sa-only (one group) or qi-sa (§3.4.2)."
+        "sa-only",
+        "--target-mode",
+        help="--target: sa-only, or qi-sa (each group first split into subgroups of "
+        "identical quasi-identifiers).",
     ),
     groups: str | None = typer.Option(
-        None, "--groups", help="--target: a column holding the owner's group of each row."
+        None,
+        "--groups",
+        help="--target: a column holding the owner's group of each row (default: one group).",
     ),
     fakes: float = typer.Option(
         0, "--fakes", min=0, help="--target: at most N fake values per group (or a fraction <1)."
     ),
     shift: float | None = typer.Option(
-        None, "--shift", min=0, max=1, help="--target: shift factor x of an approximate target."
+        None,
+        "--shift",
+        min=0,
+        max=1,
+        help="--target: shift factor x of an approximate target (default: the exact target).",
     ),
-    seed: int | None = typer.Option(None, "--seed", help="Seed for random choices."),
-    output: Path | None = typer.Option(None, "-o", "--output", help="Release directory."),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Seed for random choices (default: fresh randomness)."
+    ),
+    output: Path | None = typer.Option(
+        None, "-o", "--output", help="Release directory (required)."
+    ),
     overwrite: bool = typer.Option(
         False, "--overwrite", help="Replace an earlier release written by permute in -o DIR."
     ),
@@ -158,11 +183,14 @@ def permute(
     columns: str | None = COLUMNS_OPT,
     sheet: str | None = SHEET_OPT,
     json_out: bool = typer.Option(False, "--json", help="Print a machine-readable summary."),
+    quiet: Quiet = False,
 ) -> None:
     """Publish a table by permutation: (k,e)-anonymous groups, Anatomy or a target distribution.
 
-    Seed 001 §2.1 ((k,e)-anonymity, Anatomy) and ch. 3 (--target: every group's values are
-    generalized so that they look drawn from the target distribution).
+    The quasi-identifiers are published exactly; the sensitive values are permuted within
+    groups: (k,e)-anonymous groups of a numeric attribute, ℓ-diverse groups of a
+    categorical one (--anatomy), or groups whose values are generalized to look drawn from
+    a target distribution (--target).
 
     Every column needs a role: --qi, --sensitive, --identifying (left out)
     or --insensitive (published unchanged).
@@ -223,20 +251,21 @@ def permute(
         "insensitive": comma_list(insensitive),
         "keep_other_columns": keep_other_columns,
     }
-    if hierarchy is not None:
-        from privlab.table.permutation import target_release
+    with spinner("forming the groups …"):
+        if hierarchy is not None:
+            from privlab.table.permutation import target_release
 
-        release = target_release(
-            frame, qi=qis, sensitive=sensitive, hierarchy=hierarchy, groups=groups,
-            mode=target_mode, max_fakes=fakes if 0 < fakes < 1 else int(fakes), shift=shift,
-            seed=seed, **roles,
-        )  # fmt: skip
-    elif anatomy:
-        release = run_anatomy(frame, qi=qis, sensitive=sensitive, l=l_div, seed=seed, **roles)
-    else:
-        release = run_permute(
-            frame, qi=qis, sensitive=sensitive, k=k, e=e, method=method, seed=seed, **roles
-        )
+            release = target_release(
+                frame, qi=qis, sensitive=sensitive, hierarchy=hierarchy, groups=groups,
+                mode=target_mode, max_fakes=fakes if 0 < fakes < 1 else int(fakes),
+                shift=shift, seed=seed, **roles,
+            )  # fmt: skip
+        elif anatomy:
+            release = run_anatomy(frame, qi=qis, sensitive=sensitive, l=l_div, seed=seed, **roles)
+        else:
+            release = run_permute(
+                frame, qi=qis, sensitive=sensitive, k=k, e=e, method=method, seed=seed, **roles
+            )
     print_notes(release.warnings)
     release.write(output, overwrite=overwrite)
     summary = {
@@ -311,8 +340,14 @@ def query(
         "to compare with; default: each group's min–max box.",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print a machine-readable answer."),
+    quiet: Quiet = False,
 ) -> None:
-    """Bounds on an aggregate query over a permutation release (seed 001 §2.5)."""
+    """Bounds on an aggregate query over a permutation release.
+
+    SUM, AVG, MIN, MAX and COUNT get deterministic lower and upper bounds (the QIs are
+    exact, the sensitive values known per group), next to the bounds the generalized
+    table of the same groups would give.
+    """
     from privlab.table.permutation import PermutationRelease
     from privlab.table.query import Generalization, bounded_query, parse_aggregate_query
 
@@ -327,7 +362,8 @@ def query(
         if gid.null_count():
             raise InputError(f"{generalization}: 'group_id' must hold integers")
         gen = Generalization.from_labels(release, labels.with_columns(gid))
-    answer = bounded_query(release, sql, backend=backend, dsn=dsn, generalization=gen)
+    with spinner("loading the release and answering the query …"):
+        answer = bounded_query(release, sql, backend=backend, dsn=dsn, generalization=gen)
     data = answer.to_dict()
     if json_out:
         print_json(data)

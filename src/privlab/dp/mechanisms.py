@@ -23,7 +23,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy import optimize, special
 
 from privlab.dp.accountant import Budget, _as_float, check_delta, check_epsilon
 from privlab.dp.noise import (
@@ -153,6 +152,8 @@ def laplace(value: Any, sensitivity: float, epsilon: float, *, seed: Any = None)
 # ---------------------------------------------------------------------------- Gaussian
 def _gaussian_delta(sigma: float, sensitivity: float, epsilon: float) -> float:
     """Exact δ of the Gaussian mechanism (Balle & Wang 2018, Theorem 8)."""
+    from scipy import special  # imported here: `import privlab.dp` stays free of SciPy
+
     a = sensitivity / (2 * sigma)
     b = epsilon * sigma / sensitivity
     return float(special.ndtr(a - b) - math.exp(epsilon + special.log_ndtr(-a - b)))
@@ -172,6 +173,8 @@ def analytic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) ->
     dlt = check_delta(delta)
     if dlt == 0:
         raise ConfigError("delta = 0: the Gaussian mechanism needs δ > 0; use laplace()")
+    from scipy import optimize
+
     lo, hi = sens * 1e-6, sens
     while _gaussian_delta(hi, sens, eps) > dlt:
         lo, hi = hi, hi * 2

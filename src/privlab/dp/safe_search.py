@@ -37,6 +37,7 @@ from privlab.dp.mechanisms import exponential
 from privlab.dp.noise import bernoulli, is_insecure_seed, secure_generator
 from privlab.dp.sampling import check_k, delta, release_sample
 from privlab.errors import ConfigError, InputError
+from privlab.progress import ProgressFn
 from privlab.table.data import MicroTable
 from privlab.table.lattice import Groupify
 
@@ -51,11 +52,12 @@ def score_sensitivity(k: int) -> int:
     return max(1, int(k) - 1)
 
 
-def lattice_scores(groupify: Groupify, k: int) -> np.ndarray:
+def lattice_scores(groupify: Groupify, k: int, progress: ProgressFn | None = None) -> np.ndarray:
     """score(g) = −(suppressed records + Σ released records' generalization loss), per node.
 
     Nodes in lattice index order, so each class table is rolled up from a cached
-    specialization.  O(|lattice| · m log m).
+    specialization.  O(|lattice| · m log m).  ``progress(nodes scored, lattice nodes)`` every
+    64 nodes and at the end (the lattice's size is public: the hierarchies are).
     """
     per_level = []
     for h in groupify.hierarchies:
@@ -71,6 +73,8 @@ def lattice_scores(groupify: Groupify, k: int) -> np.ndarray:
             loss += per_level[j][int(t.levels[j])][groupify.digits(t, j)[kept]]
         loss /= groupify.d
         scores[node] = -(float(t.counts[~kept].sum()) + float(np.dot(t.counts[kept], loss)))
+        if progress is not None and (node % 64 == 63 or node == n_nodes - 1):
+            progress(node + 1, n_nodes)
     return scores
 
 
@@ -82,6 +86,7 @@ def eps_safe_k_anonymize(
     epsilon: float,
     selection_epsilon: float,
     rng: Any = None,
+    progress: ProgressFn | None = None,
 ):
     """Sample with rate β, choose the levels ε₁-privately, k-anonymize: (ε, δ)-DP.
 
@@ -90,7 +95,8 @@ def eps_safe_k_anonymize(
     ε − ε₁ ≥ −ln(1 − β).  The hierarchies must be fixed without looking at the data (only the
     choice among their levels may depend on it).  Returns a
     :class:`~privlab.dp.sampling.SafeRelease` whose ``selection`` records ε₁, the score
-    sensitivity, the number of candidates and the chosen node's score.
+    sensitivity, the number of candidates and the chosen node's score.  ``progress`` goes
+    to :func:`lattice_scores`.
     """
     if not isinstance(table, MicroTable):
         raise InputError(
@@ -115,7 +121,7 @@ def eps_safe_k_anonymize(
     generator = secure_generator(rng)
     sampled = np.flatnonzero(bernoulli(table.n_rows, b, generator))
     groupify = Groupify([table.hierarchies[c] for c in table.qi], table.qi_codes[sampled])
-    scores = lattice_scores(groupify, kk)
+    scores = lattice_scores(groupify, kk, progress)
     sens = score_sensitivity(kk)
     choice = exponential(scores, sens, eps1, seed=generator)
     node = int(choice.value)

@@ -172,10 +172,8 @@ def anonymize_table(
         raise ConfigError(f"algorithm {algorithm!r}: use one of {', '.join(ALGORITHMS)}")
     check_suppressed_value(table.hierarchies, suppressed_value)
     problem = Problem(table, models, suppression_limit=suppression_limit, metric=metric)
-    if algorithm == "optimal":
-        result = optimal_search(problem, progress=progress)
-    else:
-        result = datafly_search(problem)
+    search = optimal_search if algorithm == "optimal" else datafly_search
+    result = search(problem, progress=progress)
     mask = suppressed_mask(problem, result.node)
     frame = release_frame(table, problem.lattice.levels[result.node], mask, suppressed_value)
     rows = np.flatnonzero(suppressed_records(frame, table.qi, suppressed_value))

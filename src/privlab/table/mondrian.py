@@ -69,6 +69,7 @@ import polars as pl
 
 from privlab.errors import ConfigError, InfeasibleError, InputError
 from privlab.io.delimited import bad_rows
+from privlab.progress import ProgressFn
 from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
 from privlab.table.models import (
@@ -511,8 +512,10 @@ class _Partitioner:
         width[~splittable] = -1.0
         return width, splittable, lca
 
-    def run(self):
-        """Partition the records; return (partition of each row, sizes, lo codes, hi codes)."""
+    def run(self, progress: ProgressFn | None = None):
+        """Partition the records; return (partition of each row, sizes, lo codes, hi codes).
+
+        ``progress(done, total)``: after each round, the records in final partitions."""
         start = np.zeros(1, dtype=np.int64)
         size = np.array([self.n], dtype=np.int64)
         partition = np.empty(self.n, dtype=np.int64)
@@ -565,6 +568,8 @@ class _Partitioner:
                 done_hi.append(hi[final])
                 done_size.append(size[final])
                 n_done += final.size
+            if progress is not None:
+                progress(self.n - int(size[n_parts > 0].sum()), self.n)
             if final.size == p:
                 break
             seg = np.repeat(np.arange(p, dtype=np.int64), size)
@@ -616,6 +621,7 @@ def mondrian(
     numeric: Sequence[str] = (),
     *,
     strict: bool = True,
+    progress: ProgressFn | None = None,
 ) -> MondrianResult:
     """Anonymize ``table`` by Mondrian multidimensional partitioning (LeFevre et al., ICDE 2006).
 
@@ -623,6 +629,8 @@ def mondrian(
     all of them.  ``numeric``: the QIs split on numeric values (released as ranges); the other
     QIs are split along their hierarchies.  ``strict=False`` gives relaxed Mondrian.  See the
     module docstring for the rules, the metrics and the complexity, O(d · N log N) expected.
+    ``progress(done, total)`` is called after each round with the records whose class is
+    final.
 
     Raises ConfigError for bad parameters (no model, unknown or non-QI numeric column),
     InputError for a non-numeric value in a numeric column (naming its line) and
@@ -658,7 +666,7 @@ def mondrian(
         for j, c in enumerate(table.qi)
     ]
     part = _Partitioner(dims, sa_codes, sa_sizes, models, hist_index, strict=bool(strict))
-    partition, sizes, lo, hi = part.run()
+    partition, sizes, lo, hi = part.run(progress)
 
     labels = _describe(dims, lo, hi)
     label_ids, label_text, ncp = labels.ids, labels.text, labels.ncp

@@ -73,6 +73,26 @@ def _two_level(mapping: dict[str, str]) -> Hierarchy:
     return Hierarchy.from_rows(([leaf, group, "*"] for leaf, group in mapping.items()))
 
 
+#: The public domain of the generated columns: every value :func:`census_sample` can draw.
+AGE_RANGE = (17, 90)
+ZIP_SUFFIXES = 60  # a ZIP code is a region's 3 digits and a suffix 00..59
+
+
+def domain_hierarchies() -> dict[str, Hierarchy]:
+    """Hierarchies of the sample's quasi-identifiers built from their public domain (every
+    value the generator can draw), not from a sample: they fit every sample, and a
+    differentially private release may use them.  Same shapes as :func:`census_sample`'s."""
+    ages = [str(a) for a in range(AGE_RANGE[0], AGE_RANGE[1] + 1)]
+    zips = [f"{r}{i:02d}" for r in _REGIONS for i in range(ZIP_SUFFIXES)]
+    return {
+        "zip": masking_hierarchy(zips, column="zip"),
+        "age": interval_hierarchy(ages, width=5, fanout=2, column="age"),
+        "sex": Hierarchy.flat(["Female", "Male"]),
+        "education": _two_level(_EDUCATION),
+        "marital-status": _two_level(_MARITAL),
+    }
+
+
 def census_sample(n: int = 5000, seed: int = 7) -> Sample:
     """Generate ``n`` synthetic census records with hierarchies for every quasi-identifier."""
     if not isinstance(n, int) or isinstance(n, bool) or n < 10:
@@ -80,9 +100,10 @@ def census_sample(n: int = 5000, seed: int = 7) -> Sample:
     rng = np.random.default_rng(seed)
     region = rng.choice(len(_REGIONS), size=n, p=[0.35, 0.25, 0.2, 0.12, 0.08])
     zips = np.char.add(
-        np.asarray(_REGIONS)[region], np.char.zfill(rng.integers(0, 60, n).astype(str), 2)
+        np.asarray(_REGIONS)[region],
+        np.char.zfill(rng.integers(0, ZIP_SUFFIXES, n).astype(str), 2),
     )
-    age = np.clip(np.round(rng.gamma(6.0, 7.0, n) + 17), 17, 90).astype(np.int64)
+    age = np.clip(np.round(rng.gamma(6.0, 7.0, n) + 17), *AGE_RANGE).astype(np.int64)
     sex = np.where(rng.random(n) < 0.51, "Female", "Male")
     education = rng.choice(list(_EDUCATION), size=n, p=_EDUCATION_P)
     married = rng.random(n) < np.clip((age - 18) / 40, 0.05, 0.65)

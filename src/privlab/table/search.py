@@ -31,18 +31,17 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from privlab.errors import ConfigError, InfeasibleError
+from privlab.progress import ProgressFn
 from privlab.table.data import MicroTable
 from privlab.table.lattice import ClassTable, Groupify
 from privlab.table.metrics import Loss, Metric
 from privlab.table.models import KAnonymity, PrivacyModel, bind_models
-
-ProgressFn = Callable[[int, int], None]
 
 
 @dataclass
@@ -266,25 +265,23 @@ def optimal_search(problem: Problem, *, progress: ProgressFn | None = None) -> S
 
     best_node: int | None = None
     best_value = math.inf
-    done = 0
-    for node in order.tolist():
-        done += 1
+    for done, node in enumerate(order.tolist(), start=1):
         if best_node is not None and lb[node] > best_value + 1e-9 * max(1.0, abs(best_value)):
             break
+        checked = status[node] == 0 or (status[node] == 1 and node not in values)
         if status[node] == 0:
             if monotone:
                 resolve(node)
             else:
                 check(node)
-        if status[node] != 1:
-            continue
-        if node not in values:
-            c = problem.check(node)
-            evaluated[node] = True
-            checks[node], values[node] = c, problem.metric.value(c.table, c.kept)
-        if _better(values[node], node, best_value, best_node, lat.level_sum):
-            best_node, best_value = node, values[node]
-        if progress is not None and done % 64 == 0:
+        if status[node] == 1:
+            if node not in values:
+                c = problem.check(node)
+                evaluated[node] = True
+                checks[node], values[node] = c, problem.metric.value(c.table, c.kept)
+            if _better(values[node], node, best_value, best_node, lat.level_sum):
+                best_node, best_value = node, values[node]
+        if progress is not None and (checked or done % 64 == 0):  # a check may take long
             progress(done, n)
     if progress is not None:
         progress(n, n)
@@ -312,17 +309,22 @@ def exhaustive_search(problem: Problem) -> SearchResult:
     return _result(problem, best[0], best[1], "exhaustive", t0, status, evaluated)
 
 
-def datafly_search(problem: Problem) -> SearchResult:
+def datafly_search(problem: Problem, *, progress: ProgressFn | None = None) -> SearchResult:
     """Sweeney's Datafly: raise the QI with most distinct generalized values, one level at a time.
 
-    O(Σ h_j) checks.  Ties go to the first QI in column order.
+    O(Σ h_j) checks.  Ties go to the first QI in column order.  ``progress(done, total)``
+    is called after each check with the levels raised so far out of Σ h_j (the most there
+    can be).
     """
     t0 = time.perf_counter()
     lat = problem.lattice
     levels = np.zeros(lat.d, dtype=np.int64)
+    most = int(np.sum(lat.heights))
     while True:
         node = lat.index(levels)
         c = problem.check(node)
+        if progress is not None:
+            progress(int(levels.sum()) if not c.anonymous else most, most)
         if c.anonymous:
             return _result(problem, c, problem.metric.value(c.table, c.kept), "datafly", t0)
         candidates = [j for j in range(lat.d) if levels[j] < lat.heights[j]]

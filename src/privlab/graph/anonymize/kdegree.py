@@ -83,6 +83,7 @@ from privlab.graph.anonymize.kdegree_sequence import (
     supergraph_condition,
 )
 from privlab.graph.core import Graph, as_graph
+from privlab.progress import ProgressFn
 from privlab.validate import check_choice, check_int
 
 CONSTRUCT_ORDERS = ("random", "highest", "lowest")
@@ -501,6 +502,7 @@ def greedy_swap(
     patience: int = 10,
     max_swaps: int | None = None,
     seed: Any = None,
+    progress: ProgressFn | None = None,
 ) -> SwapOutcome:
     """GreedySwap (Alg 9.6): degree-preserving swaps that raise |Ê ∩ E|.
 
@@ -509,7 +511,8 @@ def greedy_swap(
     while its gain is positive; stops after ``patience`` consecutive samples without one,
     or after ``max_swaps``.  See the module docstring for the two samplings.  Every node
     keeps its degree.  O(swaps · sample_size) expected hash operations with ``targeted``;
-    O(samples · sample_size²) with ``uniform``.
+    O(samples · sample_size²) with ``uniform``.  ``progress(done, total)`` is called every
+    256 samples with the edges of ``original`` in place so far out of |Ê|.
     """
     check_choice(sampling, "sampling", SAMPLINGS)
     patience = check_int(patience, "patience", 1)
@@ -535,6 +538,8 @@ def greedy_swap(
         if len(pool) < (2 if st.uniform else 1):
             break
         samples += 1
+        if progress is not None and samples % 256 == 0:
+            progress(m_hat - len(st.sur_list), m_hat)
         best = None
         size = len(pool)
         if st.uniform:
@@ -557,6 +562,8 @@ def greedy_swap(
         _, i, j, x, y = best
         st.swap(i, j, x, y)
         swaps += 1
+    if progress is not None:
+        progress(m_hat - len(st.sur_list), m_hat)
     keys = np.fromiter(st.H, dtype=np.int64, count=len(st.H))
     keys.sort()
     edges = np.column_stack([keys // n, keys % n])
@@ -599,8 +606,10 @@ def _probe(
     tie_order: str,
     rng: np.random.Generator,
     method: str,
+    progress: ProgressFn | None = None,
 ):
-    """Alg 9.4's loop: DP → (quick test) → build, with AddRandomNoise between attempts."""
+    """Alg 9.4's loop: DP → (quick test) → build, with AddRandomNoise between attempts;
+    ``progress(probe + 1, max_probes + 1)`` after each failed probe."""
     d = graph.degrees().astype(np.int64)
     n = d.size
     noisy = d.copy()
@@ -620,12 +629,13 @@ def _probe(
         target[order] = sorted_target
         if dp_cost < 0:
             dp_cost = int(np.abs(target - d).sum())
-        if not quick(target):
-            continue
-        constructions += 1
-        out = build(target)
-        if out is not None:
-            return out, target, probe, constructions, dp_cost
+        if quick(target):
+            constructions += 1
+            out = build(target)
+            if out is not None:
+                return out, target, probe, constructions, dp_cost
+        if progress is not None:
+            progress(probe + 1, max_probes + 1)
     raise InfeasibleError(
         f"{method}: no k = {k} anonymous graph found within max_probes = {max_probes} "
         f"probes (probing scheme {probing}); raise max_probes, or use probing = 1 with a "
@@ -675,6 +685,7 @@ def kdegree_supergraph(
     max_probes: int = 100_000,
     tie_order: str = "ascending",
     seed: Any = None,
+    progress: ProgressFn | None = None,
 ) -> KDegreeAnonymization:
     """k-degree anonymization by edge additions only: Alg 9.4 (probing + SuperGraph).
 
@@ -684,6 +695,7 @@ def kdegree_supergraph(
     rerun.  The result contains every input edge; ``edges_removed`` is 0.  InfeasibleError
     after ``max_probes`` failed probes (the thesis notes the scheme "will not scale well to
     large graphs and values of k").  Each probe O(nk + m); the greedy O(n + m + Σa).
+    ``progress(done, total)`` is called after each failed probe (probes of max_probes + 1).
     """
     graph, k, max_delta, max_probes = _common(
         graph, k, "k-degree anonymization (SuperGraph)", probing, max_delta, max_probes,
@@ -701,7 +713,7 @@ def kdegree_supergraph(
     out, target, probe, cons, dp_cost = _probe(
         graph, k, allow_decrease=False, build=build, quick=quick, probing=probing,
         max_delta=max_delta, max_probes=max_probes, tie_order=tie_order, rng=rng,
-        method="kdegree_supergraph",
+        method="kdegree_supergraph", progress=progress,
     )  # fmt: skip
     verify_kdegree(out, graph, k, supergraph=True)
     params = {"probing": probing, "max_delta": max_delta, "tie_order": tie_order}
@@ -710,7 +722,7 @@ def kdegree_supergraph(
 
 def _construct_and_swap(graph, k, method, allow_decrease, probing, max_delta, max_probes,
                         tie_order, order, sampling, sample_size, patience, max_swaps,
-                        prefer_original, seed) -> KDegreeAnonymization:  # fmt: skip
+                        prefer_original, seed, progress) -> KDegreeAnonymization:  # fmt: skip
     graph, k, max_delta, max_probes = _common(
         graph, k, f"k-degree anonymization ({method})", probing, max_delta, max_probes,
         tie_order,
@@ -735,7 +747,7 @@ def _construct_and_swap(graph, k, method, allow_decrease, probing, max_delta, ma
     )  # fmt: skip
     sw = greedy_swap(
         g0, graph, sampling=sampling, sample_size=sample_size, patience=patience,
-        max_swaps=max_swaps, seed=rng,
+        max_swaps=max_swaps, seed=rng, progress=progress,
     )  # fmt: skip
     if not np.array_equal(sw.graph.degrees(), target):
         raise KDegreeInternalError("GreedySwap changed a degree — a privlab bug")
@@ -765,6 +777,7 @@ def kdegree_relaxed(
     max_swaps: int | None = None,
     prefer_original: bool = True,
     seed: Any = None,
+    progress: ProgressFn | None = None,
 ) -> KDegreeAnonymization:
     """RelaxedConstruction (Alg 9.7): DegreeAnonymization → ConstructGraph → GreedySwap.
 
@@ -772,12 +785,12 @@ def kdegree_relaxed(
     contain G: ConstructGraph builds a graph with the (probed) sequence, then GreedySwap
     moves it towards G (Ê ≈ E).  ``order`` is ConstructGraph's node choice,
     ``prefer_original`` its tie rule (see :func:`construct_graph`); ``sampling``,
-    ``sample_size``, ``patience``, ``max_swaps`` go to :func:`greedy_swap`.
-    O(nk) per probe + O(n + m) construction + the swaps.
+    ``sample_size``, ``patience``, ``max_swaps`` and ``progress`` (the swaps' progress) go to
+    :func:`greedy_swap`.  O(nk) per probe + O(n + m) construction + the swaps.
     """
     return _construct_and_swap(
         graph, k, "relaxed", False, probing, max_delta, max_probes, tie_order, order,
-        sampling, sample_size, patience, max_swaps, prefer_original, seed,
+        sampling, sample_size, patience, max_swaps, prefer_original, seed, progress,
     )  # fmt: skip
 
 
@@ -796,6 +809,7 @@ def kdegree_simultaneous_swap(
     max_swaps: int | None = None,
     prefer_original: bool = True,
     seed: Any = None,
+    progress: ProgressFn | None = None,
 ) -> KDegreeAnonymization:
     """SimultaneousSwap (Alg 9.8): OptimalDegreeAnon → ConstructGraph → GreedySwap.
 
@@ -805,7 +819,7 @@ def kdegree_simultaneous_swap(
     """
     return _construct_and_swap(
         graph, k, "simultaneous_swap", True, probing, max_delta, max_probes, tie_order,
-        order, sampling, sample_size, patience, max_swaps, prefer_original, seed,
+        order, sampling, sample_size, patience, max_swaps, prefer_original, seed, progress,
     )  # fmt: skip
 
 
@@ -820,7 +834,8 @@ def kdegree_anonymize(
     graph: Graph, k: int, *, method: str = "simultaneous_swap", **options: Any
 ) -> KDegreeAnonymization:
     """Dispatch to :func:`kdegree_supergraph`, :func:`kdegree_relaxed` or
-    :func:`kdegree_simultaneous_swap` (``method``); ``options`` go to that function."""
+    :func:`kdegree_simultaneous_swap` (``method``); ``options`` (``progress`` too) go to
+    that function."""
     check_choice(method, "method", tuple(METHODS))
     return METHODS[method](graph, k, **options)
 

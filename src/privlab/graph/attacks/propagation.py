@@ -49,6 +49,7 @@ import numpy as np
 
 from privlab.errors import ConfigError, InputError
 from privlab.graph.core import Graph, as_graph
+from privlab.progress import ProgressFn
 
 
 # ============================================================================ results
@@ -150,7 +151,13 @@ class SeedDiscovery:
 
 # ============================================================================ the fast attack
 def propagate(
-    g1: Graph, g2: Graph, seeds: Any, theta: float = 0.1, *, truth: Any = None
+    g1: Graph,
+    g2: Graph,
+    seeds: Any,
+    theta: float = 0.1,
+    *,
+    truth: Any = None,
+    progress: ProgressFn | None = None,
 ) -> PropagationResult:
     """Narayanan–Shmatikov propagation with SecGraph's scoring, computed sparsely.
 
@@ -159,6 +166,8 @@ def propagate(
     G2 counterpart (−1 for none) or (k × 2) true pairs — used only to count correct pairs.
     See the module docstring for the rule and the cost.  InputError for directed graphs,
     empty seeds, seeds naming unknown nodes or one node twice; ConfigError for θ < 0.
+    ``progress(done, total)``: G1 nodes mapped so far of |V1|, every 4,096 nodes scored
+    and after each pass.
     """
     t0 = time.perf_counter()
     g1, g2, th, s, tr = _validate(g1, g2, seeds, theta, truth)
@@ -177,7 +186,7 @@ def propagate(
     dirty1 = np.zeros(n1, dtype=np.int64)
     dirty2 = np.zeros(n2, dtype=np.int64)
     last_r = np.full(n1, -1, dtype=np.int64)
-    passes = scored = 0
+    passes = scored = visits = 0
     while True:
         passes += 1
         added = 0
@@ -189,6 +198,9 @@ def propagate(
                     continue
             scored_at[lnode] = clock
             scored += 1
+            visits += 1
+            if progress is not None and visits % 4096 == 0:
+                progress(int(np.count_nonzero(map12 >= 0)), n1)
             r = fwd.best(lnode, map12, map21, th)
             last_r[lnode] = r
             if r < 0:
@@ -208,6 +220,8 @@ def propagate(
             dirty1[_gather(ip1, ix1, m[m >= 0])] = clock  # r was their candidate
             m = map12[nl]
             dirty2[_gather(ip2, ix2, m[m >= 0])] = clock  # lnode was a candidate back
+        if progress is not None:
+            progress(int(np.count_nonzero(map12 >= 0)), n1)
         if not added:
             break
     return _result(map12, s, th, passes, time.perf_counter() - t0, "sparse", scored, tr)

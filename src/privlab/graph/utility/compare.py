@@ -24,6 +24,7 @@ from privlab.graph.utility import degrees as _d
 from privlab.graph.utility import paths as _p
 from privlab.graph.utility._base import check_sample, sample_sources
 from privlab.graph.utility.powerlaw import power_law_exponent
+from privlab.progress import ProgressFn
 
 _DIFF = "release − original"
 _MEDIAN = "median over nodes; release − original"
@@ -210,6 +211,7 @@ def compare(
     metrics: Iterable[str] | None = None,
     sample: int | str | None = None,
     seed: int | None = None,
+    progress: ProgressFn | None = None,
 ) -> Comparison:
     """Compare a released graph with the original on the utility metrics of seeds 000 §2.9,
     002 §A.2.9 and 004 §2.10.
@@ -221,6 +223,7 @@ def compare(
     nodes; betweenness: Brandes–Pich estimates; diameter: a lower bound).  Exact by
     default; ``"auto"``: :func:`auto_sample` of the larger graph.  Cost: dominated by
     O(n·m) per graph exact (BFS from every node, Brandes), O(k·m) sampled.
+    ``progress(metrics done, metrics)`` after each metric.
     """
     ga = as_graph(original, "compare (original)")
     gb = as_graph(release, "compare (release)")
@@ -247,7 +250,7 @@ def compare(
     pa = _Profile(ga, sample_sources(ga, k, seed, "compare"))
     pb = _Profile(gb, sample_sources(gb, k, seed, "compare"))
     results = []
-    for name in names:
+    for done, name in enumerate(names, start=1):
         undirected_only, uses_sample, kind, fn, measure = METRICS[name]
         if undirected_only:
             ga.require_undirected(name.replace("_", " "))
@@ -259,6 +262,8 @@ def compare(
             a, b = float(fn(pa)), float(fn(pb))
             note = "undefined on at least one graph" if math.isnan(a) or math.isnan(b) else None
             results.append(MetricComparison(name, a, b, b - a, measure, sampled, note))
+        if progress is not None:
+            progress(done, len(names))
     return Comparison(tuple(results), k, seed, ga.directed)
 
 

@@ -50,9 +50,11 @@ import numpy as np
 from privlab.dp.noise import secure_generator
 from privlab.errors import ConfigError, InputError
 from privlab.graph.attacks.learned.roc import binary_labels
+from privlab.progress import ProgressFn
 from privlab.validate import check_fraction, check_int
 
 _PREDICT_CHUNK = 1 << 13
+_FIT_BATCH = 8  # trees per thread between two progress reports
 
 
 # ============================================================================ validation
@@ -193,8 +195,14 @@ class PairForest(_PairClassifier):
             out.append(np.sort(np.concatenate(parts)))
         return out
 
-    def fit(self, X: Any, y: Any) -> PairForest:
-        """Fit the T trees, in parallel threads.  Returns self."""
+    @property
+    def fit_units(self) -> int:
+        """What ``fit`` reports to ``progress``: its T trees."""
+        return self.n_trees
+
+    def fit(self, X: Any, y: Any, progress: ProgressFn | None = None) -> PairForest:
+        """Fit the T trees, in parallel threads; ``progress(trees fitted, T)`` after every
+        batch of trees.  Returns self."""
         from sklearn.tree import DecisionTreeClassifier
 
         X, y = check_training(X, y)
@@ -211,11 +219,15 @@ class PairForest(_PairClassifier):
             )
             return tree.fit(np.ascontiguousarray(X[rows], dtype=np.float32), y[rows])
 
-        self.estimators_ = list(
-            _parallel(self.n_jobs)(
-                _delayed(fit_one)(rows, s) for rows, s in zip(samples, states, strict=True)
+        self.estimators_ = []
+        batch = _FIT_BATCH * self.n_jobs
+        for b in range(0, self.n_trees, batch):
+            self.estimators_ += _parallel(self.n_jobs)(
+                _delayed(fit_one)(rows, s)
+                for rows, s in zip(samples[b : b + batch], states[b : b + batch], strict=True)
             )
-        )
+            if progress is not None:
+                progress(len(self.estimators_), self.n_trees)
         self.n_features_in_ = int(X.shape[1])
         self.sample_sizes_ = np.array([r.size for r in samples], dtype=np.int64)
         self.n_identical_ = int(y.sum())
@@ -351,8 +363,12 @@ class PairGBM(_PairClassifier):
         self.seed = seed
         self.hgb_kw = hgb_kw
 
-    def fit(self, X: Any, y: Any) -> PairGBM:
-        """Fit on a per-class-capped sample with balanced class weights.  Returns self."""
+    #: What ``fit`` reports to ``progress``: one unit, the whole fit.
+    fit_units = 1
+
+    def fit(self, X: Any, y: Any, progress: ProgressFn | None = None) -> PairGBM:
+        """Fit on a per-class-capped sample with balanced class weights; ``progress(1, 1)``
+        when done.  Returns self."""
         from sklearn.ensemble import HistGradientBoostingClassifier
 
         X, y = check_training(X, y)
@@ -380,6 +396,8 @@ class PairGBM(_PairClassifier):
         self.n_features_in_ = int(X.shape[1])
         self.n_identical_ = int(y[rows].sum())
         self.n_non_identical_ = int(rows.size - y[rows].sum())
+        if progress is not None:
+            progress(1, 1)
         return self
 
     def predict_proba_used(self, X_used: Any) -> np.ndarray:

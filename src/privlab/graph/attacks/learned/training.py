@@ -54,6 +54,7 @@ from privlab.graph.attacks.learned.features import (
 from privlab.graph.attacks.learned.forest import make_classifier
 from privlab.graph.core import Graph, as_graph
 from privlab.graph.pairs import GraphPair, sample_pair
+from privlab.progress import ProgressFn
 from privlab.validate import check_int
 
 _PAIRS_HINT = "the number of pairs to sample"
@@ -258,9 +259,17 @@ class PairScorer:
         return pf
 
     def score(
-        self, graph_a: Graph, graph_b: Graph, u: Any, v: Any, *, chunk_size: int = DEFAULT_CHUNK
+        self,
+        graph_a: Graph,
+        graph_b: Graph,
+        u: Any,
+        v: Any,
+        *,
+        chunk_size: int = DEFAULT_CHUNK,
+        progress: ProgressFn | None = None,
     ) -> np.ndarray:
-        """P(identical) of pairs (u[k] in graph_a, v[k] in graph_b), float64."""
+        """P(identical) of pairs (u[k] in graph_a, v[k] in graph_b), float64;
+        ``progress(pairs scored, pairs)`` after every few chunks."""
         graph_a, graph_b = as_graph(graph_a, "graph_a"), as_graph(graph_b, "graph_b")
         pf = self.pair_features(graph_a, graph_b)
         u, v = check_pairs(u, v, graph_a.n_nodes, graph_b.n_nodes)
@@ -277,13 +286,19 @@ class PairScorer:
             X = pf.transform(u[sl], v[sl], columns=cols, codes=True, chunk_size=size)
             out[sl] = clf._posterior(X) if forest_like else clf.predict_proba_used(X)
 
-        if forest_like and self.n_jobs > 1 and len(chunks) > 1:
-            from joblib import Parallel, delayed
+        parallel = forest_like and self.n_jobs > 1 and len(chunks) > 1
+        batch = 4 * self.n_jobs if parallel else 1
+        for b in range(0, len(chunks), batch):
+            if parallel:
+                from joblib import Parallel, delayed
 
-            Parallel(n_jobs=self.n_jobs, prefer="threads")(delayed(run)(sl) for sl in chunks)
-        else:
-            for sl in chunks:
-                run(sl)
+                Parallel(n_jobs=self.n_jobs, prefer="threads")(
+                    delayed(run)(sl) for sl in chunks[b : b + batch]
+                )
+            else:
+                run(chunks[b])
+            if progress is not None:
+                progress(chunks[min(b + batch, len(chunks)) - 1].stop, u.size)
         return out
 
     def bind(self, aux: Graph, san: Graph) -> BoundScorer:
@@ -334,6 +349,7 @@ def train_scorer(
     n_splits: int = 1,
     n_jobs: int = 2,
     seed: Any = None,
+    progress: ProgressFn | None = None,
     **classifier_kw: Any,
 ) -> PairScorer:
     """Train a :class:`PairScorer` by splitting both released graphs (seed 004 §2.8).
@@ -350,6 +366,8 @@ def train_scorer(
     counts and the seconds spent on splitting, features and fitting.  Errors as in
     :func:`split_training_pairs` and the classifier.  Cost: 2·n_splits splits, the node
     features of 4·n_splits half-graphs, O(pairs · features), and the fit.
+    ``progress(done, total)`` counts steps: each of the 2·n_splits splits with its features,
+    then the classifier's fit (a forest's trees, or one step for gbm).
     """
     rng = secure_generator(seed)
     n_id = check_int(n_identical, "n_identical", 1, _PAIRS_HINT)
@@ -359,7 +377,8 @@ def train_scorer(
     t0 = time.perf_counter()
     parts, feats = [], []
     t_split = t_feat = 0.0
-    for g in [aux, san] * splits:
+    total = 2 * splits + clf.fit_units
+    for step, g in enumerate([aux, san] * splits, start=1):
         t = time.perf_counter()
         tp = split_training_pairs(
             g, alpha_v=alpha_v, alpha_e=alpha_e, n_identical=math.ceil(n_id / (2 * splits)),
@@ -373,11 +392,14 @@ def train_scorer(
         feats.append(pf.transform(tp.u, tp.v, codes=True))
         t_feat += time.perf_counter() - t
         parts.append(tp)
+        if progress is not None:
+            progress(step, total)
     X = np.concatenate(feats)
     y = np.concatenate([tp.y for tp in parts])
     del feats
     t = time.perf_counter()
-    clf.fit(X, y)
+    fitted = None if progress is None else (lambda done, _: progress(2 * splits + done, total))
+    clf.fit(X, y, progress=fitted)
     t_fit = time.perf_counter() - t
     training = {
         "method": method,
