@@ -52,24 +52,25 @@ def _as_float(value: Any, name: str, expected: str) -> float:
         raise ConfigError(f"{name} = {value!r}: give {expected}") from None
 
 
-#: The largest ε privlab accepts.  Far beyond any meaningful guarantee (e^ε is then a
-#: number of 434,295 digits), and the range in which the exact samplers and the exact
-#: δ(k, β, ε) arithmetic stay finite.
-MAX_EPSILON = 1e6
-
-
-def check_epsilon(epsilon: float, name: str = "epsilon", *, allow_zero: bool = False) -> float:
-    """ε as a float; ConfigError unless finite, > 0 (≥ 0 with ``allow_zero``) and at most
-    :data:`MAX_EPSILON`."""
+def check_epsilon(
+    epsilon: float,
+    name: str = "epsilon",
+    *,
+    allow_zero: bool = False,
+    maximum: float | None = None,
+) -> float:
+    """ε as a float; ConfigError unless finite and > 0 (≥ 0 with ``allow_zero``), and at most
+    ``maximum`` where a computation has a range (e.g. the exact e^ε of the sampling
+    theorem)."""
     value = _as_float(epsilon, name, "a number > 0")
     if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
         raise ConfigError(
             f"{name} = {epsilon!r}: ε must be a finite number > 0 (typical values: 0.1 to 2)"
         )
-    if value > MAX_EPSILON:
+    if maximum is not None and value > maximum:
         raise ConfigError(
-            f"{name} = {epsilon!r}: ε above {MAX_EPSILON:g} protects nothing and is beyond "
-            "the range of privlab's exact arithmetic; typical values are 0.1 to 2"
+            f"{name} = {epsilon!r}: ε above {maximum:g} protects nothing and is beyond the "
+            "range of this exact computation; typical values are 0.1 to 2"
         )
     return value
 

@@ -52,6 +52,8 @@ PRECISION_BITS = 20
 
 #: Largest denominator the int64 samplers accept: d·K < 2^63 for every K the loop reaches.
 _MAX_DEN = 2**44
+#: A denominator 2^m of a tiny scale must stay an int64 (the samplers divide by it).
+_MAX_DEN_BITS = 62
 
 
 # ---------------------------------------------------------------------------- generators
@@ -118,6 +120,12 @@ def rational_at_least(
         return value
     # denominator 2^m with m chosen so that value·2^m has PRECISION_BITS + 1 bits or more
     m = max(0, PRECISION_BITS + 1 - math.floor(math.log2(value)))
+    if m >= _MAX_DEN_BITS:  # the int64 samplers divide by the denominator
+        raise ConfigError(
+            f"{name} = {float(value):g} is too small for the exact samplers (min "
+            f"{2.0 ** (PRECISION_BITS + 2 - _MAX_DEN_BITS):g}): ε is so large that the noise "
+            "vanishes; use a smaller ε (typical values: 0.1 to 2)"
+        )
     num = math.ceil(value * 2**m)
     if bounded and num >= _MAX_DEN:
         raise ConfigError(f"{name} = {x!r} is too large for the exact samplers (max 2^43)")

@@ -89,6 +89,10 @@ from privlab.errors import ConfigError, InputError
 from privlab.table.anonymize import release_frame
 from privlab.table.data import MicroTable
 
+#: The largest ε of the exact δ(k, β, ε) arithmetic: e^ε is computed as a decimal, whose
+#: exponent stops near 10^999999 (ε ≈ 2.3·10^6); an ε this large protects nothing anyway.
+MAX_EXACT_EPSILON = 1e6
+
 #: δ values below this are reported as this (an upper bound; float64 underflows near 1e-308).
 DELTA_FLOOR = 1e-300
 
@@ -227,7 +231,7 @@ def _gamma(beta: Any, epsilon: Any, exp_epsilon: Any) -> _Gamma:
         exp_e = _check_exp_epsilon(exp_epsilon)
         eps = math.log(exp_e.numerator) - math.log(exp_e.denominator)
     else:
-        exp_e, eps = None, check_epsilon(epsilon)
+        exp_e, eps = None, check_epsilon(epsilon, maximum=MAX_EXACT_EPSILON)
     b = _check_beta(beta, eps)
     g = _Gamma(b, eps, exp_e)
     if not g.allows():
@@ -246,7 +250,7 @@ def max_beta(epsilon: float) -> float:
     A β computed as ``1 - math.exp(-epsilon)`` may round *up* past the theorem's limit; this
     one never does (checked exactly).
     """
-    eps = check_epsilon(epsilon)
+    eps = check_epsilon(epsilon, maximum=MAX_EXACT_EPSILON)
     beta = -math.expm1(-eps)
 
     def ok(b: float) -> bool:
@@ -332,7 +336,7 @@ def delta(k: int, beta: float, epsilon: float | None = None, *, exp_epsilon: Any
 
 def achieved(epsilon: float, beta: float, k: int) -> Budget:
     """The guarantee (ε, d(k, β, ε)) of strongly-safe k-anonymization on a β-sample."""
-    eps = check_epsilon(epsilon)
+    eps = check_epsilon(epsilon, maximum=MAX_EXACT_EPSILON)
     return Budget(eps, delta(k, beta, eps))
 
 
@@ -351,7 +355,7 @@ def params(epsilon: float, delta: float) -> SafeParams:
     ``(beta, k, d(k, beta, epsilon))``.  d is non-increasing in k, so k is found by doubling
     and bisection: O(log k) evaluations of d.
     """
-    eps = check_epsilon(epsilon)
+    eps = check_epsilon(epsilon, maximum=MAX_EXACT_EPSILON)
     target = check_delta(delta)
     if target == 0:
         raise ConfigError(
