@@ -382,3 +382,19 @@ def test_zhang_ch3_fakes_help_and_shift_factor_knees(tmp_path):
     sa, qi = "target:target=source,mode=sa-only", "target:target=source,mode=qi-sa"
     assert val("synthetic", sa, 50, "range_avg_error") < val("synthetic", qi, 50, "range_avg_error")
     assert val("synthetic", qi, 5, "range_avg_error") < val("synthetic", sa, 5, "range_avg_error")
+
+
+def test_suppressed_fraction_agrees_with_the_risk_of_an_all_star_release():
+    """A release generalized to '*' everywhere reads as all suppressed, in the risk measures
+    and in the suppressed fraction alike (it was 0 % suppressed with prosecutor risk 0)."""
+    from privlab.bench.registry.cells import Release as CellRelease
+    from privlab.bench.registry.metrics import _suppressed
+    from privlab.table.anonymize import anonymize
+    from privlab.table.risk import risk_of_frame
+
+    frame = pl.DataFrame({"zip": ["1", "2", "3", "4"], "sex": ["F", "M", "F", "M"]})
+    release = anonymize(frame, quasi_identifiers=["zip", "sex"], k=4,
+                        hierarchies={"zip": "flat", "sex": "flat"})  # fmt: skip
+    risk = risk_of_frame(release.data, ["zip", "sex"])
+    assert risk.suppressed == 4
+    assert _suppressed(None, CellRelease(release), None) == 1.0

@@ -85,8 +85,10 @@ def _loss(_: Any, r: Release, cell: Cell) -> float:
 
 
 def _suppressed(_: Any, r: Release, cell: Cell) -> float:
+    """Suppressed rows / rows, as the release reads (a row whose every QI is ``*`` counts,
+    as in the risk measures: privlab.table.suppression)."""
     res = r.data.result
-    return res.suppressed / res.n_records if res.n_records else 0.0
+    return r.data.to_dict()["suppressed"] / res.n_records if res.n_records else 0.0
 
 
 def _delta(_: Any, r: Release, cell: Cell) -> float:
