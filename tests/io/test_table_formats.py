@@ -303,3 +303,22 @@ def test_every_format_reads_the_same_table(tmp_path, frame):
     for path in paths:
         got = read_table(path)
         assert got.equals(frame), (path.name, got, frame)
+
+
+# ------------------------------------------------------------------ blank lines at the end
+def test_blank_lines_at_the_end_are_not_records(tmp_path):
+    """UCI's adult.data ends with a blank line, which polars reads as a row of nulls."""
+    path = tmp_path / "adult.data"
+    path.write_text("39, Male, <=50K\n50, Female, >50K\n\n\n", encoding="utf-8")
+    frame = read_table(path, columns=["age", "sex", "income"])
+    assert frame.height == 2 and frame["age"].to_list() == ["39", "50"]
+
+
+def test_a_line_of_delimiters_only_stays_a_record_with_missing_cells(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("a,b\n1,2\n,\n", encoding="utf-8")
+    frame = read_table(path)
+    assert frame.height == 2 and frame.row(1) == (None, None)
+    middle = tmp_path / "m.csv"
+    middle.write_text("a,b\n1,2\n\n3,4\n", encoding="utf-8")  # keeps its line numbers
+    assert read_table(middle).height == 3

@@ -237,13 +237,14 @@ def _read_delimited(
                     )
         _check_header(f"{path}, line 1", fields)
     try:
-        return pl.read_csv(
+        frame = pl.read_csv(
             path,
             separator=delim,
             infer_schema=False,
             has_header=names is None,
             new_columns=names,
         )
+        return _without_trailing_blank_lines(frame, path)
     except pl.exceptions.PolarsError as exc:
         if "utf-8" in str(exc).lower():
             raise _not_utf8(path, str(exc).splitlines()[0]) from None
@@ -252,6 +253,35 @@ def _read_delimited(
         if compression is None:
             raise
         raise _damaged(path, compression, exc) from None
+
+
+def _without_trailing_blank_lines(frame: pl.DataFrame, path: Path) -> pl.DataFrame:
+    """Blank lines at the end of a file are not records (UCI's adult.data ends with one).
+
+    polars reads a blank line as a row of nulls.  Trailing all-null rows are dropped when the
+    file's last lines really are blank — a line of delimiters only is a record whose cells
+    are all missing, and stays (the missing-value policy decides).  A blank line in the
+    middle stays too, so that every row keeps its line number in messages.  O(1) unless the
+    frame ends in an all-null row, then O(file size) for the check.
+    """
+    empty = frame.select(pl.all_horizontal(pl.all().is_null())).to_series()
+    trailing = 0
+    for value in reversed(empty.to_list()):
+        if not value:
+            break
+        trailing += 1
+    if trailing == 0:
+        return frame
+    # each line as one cell (NUL never occurs in text): a blank line is a null cell
+    lines = pl.scan_csv(
+        path, has_header=False, separator="\x00", quote_char=None, infer_schema=False
+    ).collect()
+    blank = 0
+    for value in reversed(lines.to_series().to_list()):
+        if value is not None:
+            break
+        blank += 1
+    return frame.head(frame.height - min(trailing, blank))
 
 
 def bad_rows(
