@@ -21,7 +21,8 @@ CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
 
 
 def _first_line(path: Path) -> str:
-    with path.open("r", encoding="utf-8", newline="") as fh:
+    # utf-8-sig: a byte-order mark is not part of the first column's name (polars drops it)
+    with path.open("r", encoding="utf-8-sig", newline="") as fh:
         try:
             return fh.readline().rstrip("\r\n")
         except UnicodeDecodeError as exc:
@@ -103,7 +104,7 @@ def read_table(
             infer_schema=False,
             has_header=True,
         )
-    except pl.exceptions.ComputeError as exc:
+    except pl.exceptions.PolarsError as exc:  # ComputeError, NoDataError, ...
         raise InputError(f"{path}: malformed CSV with delimiter {delim!r}: {exc}") from exc
     if frame.height == 0:
         raise InputError(f"{path}: the file has a header but no data rows")
