@@ -10,10 +10,28 @@ import pytest
 
 from privlab.errors import InputError
 from privlab.io.delimited import read_table
+from privlab.table.hierarchy import Hierarchy
 
 
 def test_a_csv_file_holding_only_a_byte_order_mark_has_an_empty_header(tmp_path):
     path = tmp_path / "bom.csv"
     path.write_bytes(b"\xef\xbb\xbf")  # was polars.exceptions.NoDataError
     with pytest.raises(InputError, match="empty header line"):
+        read_table(path)
+
+
+LONG_FIELD = b'"' + b"x" * 140_000 + b'"'  # over the csv module's field size limit
+
+
+def test_an_overlong_field_in_a_hierarchy_file_names_the_line(tmp_path):
+    path = tmp_path / "h.csv"
+    path.write_bytes(b"a;*\n" + LONG_FIELD + b";*\n")  # was _csv.Error
+    with pytest.raises(InputError, match=r"h\.csv, line 2: field larger than field limit"):
+        Hierarchy.from_csv(path)
+
+
+def test_an_overlong_column_name_in_a_csv_header_names_the_line(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_bytes(LONG_FIELD + b",b\n1,2\n")  # was _csv.Error
+    with pytest.raises(InputError, match=r"t\.csv, line 1: field larger than field limit"):
         read_table(path)

@@ -86,7 +86,10 @@ def read_table(
         raise InputError(f"{path}, line 1: empty header line; the first line must name the columns")
     sniffed = sniff_delimiter(header)
     delim = delimiter or sniffed or ","
-    columns = next(csv.reader([header], delimiter=delim))
+    try:
+        columns = next(csv.reader([header], delimiter=delim))
+    except csv.Error as exc:
+        raise _csv_error(path, 1, exc) from None
     if expected_columns:
         missing = [c for c in expected_columns if c not in columns]
         if missing and sniffed and sniffed != delim:
@@ -156,10 +159,21 @@ def read_rows(path: str | os.PathLike[str], *, delimiter: str = ";") -> list[lis
     _check_file(path)
     # utf-8-sig: a byte-order mark (Excel writes one) must not become part of the first value
     with path.open("r", encoding="utf-8-sig", newline="") as fh:
+        reader = csv.reader(fh, delimiter=delimiter)
         try:
-            return [row for row in csv.reader(fh, delimiter=delimiter)]
+            return list(reader)
         except UnicodeDecodeError as exc:
             raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from exc
+        except csv.Error as exc:
+            raise _csv_error(path, reader.line_num, exc) from None
+
+
+def _csv_error(path: Path, line: int, exc: csv.Error) -> InputError:
+    """The csv module's error (in practice: a field over its size limit) naming the line."""
+    return InputError(
+        f'{path}, line {line}: {exc}; a value that long usually means a quote (") was left '
+        "open — close it, or shorten the value"
+    )
 
 
 def write_rows(
