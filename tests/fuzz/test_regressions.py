@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from privlab.errors import InputError
+from privlab.graph.core import read_graph
 from privlab.io.delimited import read_table
 from privlab.table.hierarchy import Hierarchy
 
@@ -35,3 +36,11 @@ def test_an_overlong_column_name_in_a_csv_header_names_the_line(tmp_path):
     path.write_bytes(LONG_FIELD + b",b\n1,2\n")  # was _csv.Error
     with pytest.raises(InputError, match=r"t\.csv, line 1: field larger than field limit"):
         read_table(path)
+
+
+def test_an_edge_list_id_beyond_int64_is_a_token(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("9" * 40 + "\t0\n0\t1\n")  # was OverflowError from numpy
+    read = read_graph(path)
+    assert sorted(read.graph.labels.tolist()) == ["0", "1", "9" * 40]
+    assert read.graph.n_edges == 2

@@ -3,7 +3,8 @@
 Format (snap.stanford.edu): one edge per line, two node ids separated by tabs or spaces;
 lines starting with ``#`` (or ``%``) are comments; CRLF line ends are fine.  Node ids may be
 integers or any other token; they become the graph's labels (integers sorted numerically,
-other tokens in sorted order) and nodes are numbered 0..n−1 in that order.
+other tokens in sorted order; an id beyond the 64-bit range makes them all tokens) and nodes
+are numbered 0..n−1 in that order.
 
 Self-loops and repeated edges (in an undirected graph, u v and v u are the same edge) are
 **removed and reported** with their count and first line number — never silently kept, as
@@ -142,7 +143,7 @@ def read_edges(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeL
     tokens = np.array(sources + targets)
     try:
         labels, codes = np.unique(tokens.astype(np.int64), return_inverse=True)
-    except ValueError:
+    except (ValueError, OverflowError):  # not all integers, or not all within int64: tokens
         labels, codes = np.unique(tokens, return_inverse=True)
     m = len(sources)
     simple = simplify_edges(np.stack([codes[:m], codes[m:]], axis=1), directed=directed)
