@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from privlab.cli.table import load_job
 from privlab.errors import InputError
 from privlab.graph.core import read_graph
 from privlab.io.delimited import read_table
@@ -44,3 +45,10 @@ def test_an_edge_list_id_beyond_int64_is_a_token(tmp_path):
     read = read_graph(path)
     assert sorted(read.graph.labels.tolist()) == ["0", "1", "9" * 40]
     assert read.graph.n_edges == 2
+
+
+def test_a_job_file_that_is_not_utf8_is_an_input_error(tmp_path):
+    path = tmp_path / "job.toml"
+    path.write_bytes(b"\x80")  # was UnicodeDecodeError
+    with pytest.raises(InputError, match=r"job\.toml: not UTF-8 text"):
+        load_job(path)

@@ -56,6 +56,8 @@ def load_job(path: Path) -> dict[str, Any]:
         job = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{path}: job file not found") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason}); save it as UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: invalid TOML: {exc}") from None
     unknown = sorted(set(job) - JOB_KEYS)
