@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from privlab.bench import load_spec
 from privlab.cli.table import load_job
-from privlab.errors import InputError
+from privlab.errors import ConfigError, InputError
 from privlab.graph.core import read_graph
 from privlab.io.delimited import read_table
 from privlab.table.hierarchy import Hierarchy
@@ -52,3 +53,10 @@ def test_a_job_file_that_is_not_utf8_is_an_input_error(tmp_path):
     path.write_bytes(b"\x80")  # was UnicodeDecodeError
     with pytest.raises(InputError, match=r"job\.toml: not UTF-8 text"):
         load_job(path)
+
+
+def test_a_bench_spec_that_is_not_utf8_is_a_config_error(tmp_path):
+    path = tmp_path / "spec.toml"
+    path.write_bytes(b"\x80")  # was UnicodeDecodeError
+    with pytest.raises(ConfigError, match=r"spec\.toml: not UTF-8 text"):
+        load_spec(path)

@@ -367,7 +367,11 @@ def load_spec(spec: str | Path) -> Spec:
     if p.suffix == ".toml" or p.exists():
         if not p.is_file():
             raise ConfigError(f"{p}: no such spec file")
-        return parse_text(p.read_text(encoding="utf-8"), str(p))
+        try:
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{p}: not UTF-8 text ({exc.reason}); save it as UTF-8") from None
+        return parse_text(text, str(p))
     f = resources.files("privlab.bench").joinpath("specs").joinpath(f"{spec}.toml")
     if not f.is_file():
         names = ", ".join(builtin_specs())
