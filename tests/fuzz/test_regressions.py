@@ -6,6 +6,8 @@ accepted); each must now be rejected with an error naming the file or the option
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from privlab.bench import load_spec
@@ -60,3 +62,22 @@ def test_a_bench_spec_that_is_not_utf8_is_a_config_error(tmp_path):
     path.write_bytes(b"\x80")  # was UnicodeDecodeError
     with pytest.raises(ConfigError, match=r"spec\.toml: not UTF-8 text"):
         load_spec(path)
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ("gs = []", "gs = []: give a number"),  # was TypeError in the metric
+        ("input = 5", "input = 5: give a string"),  # was TypeError joining the path
+        ("qi = 5", "qi = 5: give a string or a list of strings"),  # was TypeError
+        ("k = 2.5", "k = 2.5: give a whole number"),
+        ("relaxed = 1", "relaxed = 1: give true or false"),
+        ("delimiter = 0", "delimiter = 0: give a string"),  # was TypeError in csv
+        ("hierarchy = { zip = 3 }", "hierarchy = {'zip': 3}: give a table"),
+    ],
+)
+def test_a_job_value_of_the_wrong_type_is_a_config_error(tmp_path, line, fragment):
+    path = tmp_path / "job.toml"
+    path.write_text(line + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(fragment)):
+        load_job(path)

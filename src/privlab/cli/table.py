@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,11 +44,39 @@ from privlab.table.models import KAnonymity, PrivacyModel
 
 app = typer.Typer(help="Anonymize microdata tables and measure their risk.", no_args_is_help=True)
 
-JOB_KEYS = {
-    "input", "output", "qi", "hierarchy", "sensitive", "sensitive_hierarchy", "identifying",
-    "k", "l_diversity", "t_closeness", "delta_disclosure", "ke", "suppression", "metric", "gs",
-    "aggregation", "algorithm", "numeric", "relaxed", "delimiter", "missing", "na",
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+_TEXT = ("a string", _is_text)
+_TEXTS = (
+    "a string or a list of strings",
+    lambda v: _is_text(v) or (isinstance(v, list) and all(map(_is_text, v))),
+)
+_FILES = (
+    'a table of COLUMN = "FILE"',
+    lambda v: isinstance(v, dict) and all(map(_is_text, v.values())),
+)
+
+#: The keys of a job file: what each takes (as the option of the same name) and its check.
+JOB_VALUES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    **dict.fromkeys(("input", "output", "metric", "aggregation", "algorithm", "delimiter",
+                     "missing"), _TEXT),
+    **dict.fromkeys(("qi", "sensitive", "identifying", "l_diversity", "t_closeness",
+                     "delta_disclosure", "ke", "numeric", "na"), _TEXTS),
+    **dict.fromkeys(("hierarchy", "sensitive_hierarchy"), _FILES),
+    "k": ("a whole number", lambda v: _is_number(v) and isinstance(v, int)),
+    "gs": ("a number", _is_number),
+    "relaxed": ("true or false", lambda v: isinstance(v, bool)),
+    "suppression": ('a fraction or a percentage, e.g. 0.02 or "2%"',
+                    lambda v: _is_number(v) or _is_text(v)),
 }  # fmt: skip
+JOB_KEYS = set(JOB_VALUES)
 
 
 def load_job(path: Path) -> dict[str, Any]:
@@ -63,6 +92,11 @@ def load_job(path: Path) -> dict[str, Any]:
     unknown = sorted(set(job) - JOB_KEYS)
     if unknown:
         raise ConfigError(f"{path}: unknown keys {unknown}; known keys: {sorted(JOB_KEYS)}")
+    for key, value in job.items():
+        takes, check = JOB_VALUES[key]
+        if not check(value):
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            raise ConfigError(f"{path}: {key} = {shown}: give {takes}")
     base = path.parent
 
     def rel(p: str) -> str:
@@ -73,13 +107,10 @@ def load_job(path: Path) -> dict[str, Any]:
             job[key] = rel(job[key])
     for key in ("hierarchy", "sensitive_hierarchy"):
         if key in job:
-            if not isinstance(job[key], dict):
-                raise ConfigError(f'{path}: {key} must be a table of COLUMN = "FILE"')
-            job[key] = [f"{c}={_job_hierarchy(base, str(f))}" for c, f in job[key].items()]
-    for key in ("qi", "sensitive", "identifying", "l_diversity", "t_closeness",
-                "delta_disclosure", "ke", "numeric", "na"):  # fmt: skip
-        if key in job and isinstance(job[key], str):
-            job[key] = [job[key]]
+            job[key] = [f"{c}={_job_hierarchy(base, f)}" for c, f in job[key].items()]
+    for key, value in job.items():
+        if JOB_VALUES[key] is _TEXTS and isinstance(value, str):
+            job[key] = [value]
     return job
 
 
