@@ -16,6 +16,7 @@ from privlab.errors import ConfigError, InputError
 from privlab.graph.core import read_graph
 from privlab.io.delimited import read_table
 from privlab.table.hierarchy import Hierarchy
+from privlab.table.permutation import PermutationRelease
 
 
 def test_a_csv_file_holding_only_a_byte_order_mark_has_an_empty_header(tmp_path):
@@ -81,3 +82,20 @@ def test_a_job_value_of_the_wrong_type_is_a_config_error(tmp_path, line, fragmen
     path.write_text(line + "\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=re.escape(fragment)):
         load_job(path)
+
+
+def _release_dir(tmp_path):
+    import polars as pl
+
+    from privlab.table.permutation import release_from_groups
+
+    frame = pl.DataFrame({"age": [30, 40, 50, 60], "salary": [1.0, 2.0, 3.0, 4.0]})
+    release = release_from_groups(frame, qi=["age"], sensitive="salary", groups=[0, 0, 1, 1])
+    return release.write(tmp_path / "release")
+
+
+def test_a_release_json_that_is_not_utf8_is_an_input_error(tmp_path):
+    d = _release_dir(tmp_path)
+    (d / "release.json").write_bytes(b"\x80")  # was UnicodeDecodeError
+    with pytest.raises(InputError, match=r"release\.json: not valid JSON"):
+        PermutationRelease.read(d)

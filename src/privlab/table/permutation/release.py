@@ -188,7 +188,7 @@ class PermutationRelease:
             raise InputError(f"{meta_path}: missing; {d} is not a permutation release")
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise InputError(f"{meta_path}: not valid JSON ({exc})") from None
         for key in ("sensitive", "kind", "qi"):
             if key not in meta:
