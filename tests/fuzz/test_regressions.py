@@ -6,6 +6,7 @@ accepted); each must now be rejected with an error naming the file or the option
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -98,4 +99,22 @@ def test_a_release_json_that_is_not_utf8_is_an_input_error(tmp_path):
     d = _release_dir(tmp_path)
     (d / "release.json").write_bytes(b"\x80")  # was UnicodeDecodeError
     with pytest.raises(InputError, match=r"release\.json: not valid JSON"):
+        PermutationRelease.read(d)
+
+
+@pytest.mark.parametrize(
+    ("edit", "fragment"),
+    [
+        (lambda m: "sensitive kind qi", "expected a JSON object"),  # was TypeError
+        (lambda m: {**m, "parameters": [["a", "b", "c"]]}, "parameters must be"),  # ValueError
+        (lambda m: {**m, "qi": 5}, "qi must be a list"),  # was TypeError
+        (lambda m: {**m, "qi": [["age"]]}, "qi must be a list"),  # was TypeError (unhashable)
+        (lambda m: {**m, "sensitive": {"a": 1}}, "sensitive must be"),
+    ],
+)
+def test_a_release_json_of_the_wrong_shape_is_an_input_error(tmp_path, edit, fragment):
+    d = _release_dir(tmp_path)
+    meta = json.loads((d / "release.json").read_text(encoding="utf-8"))
+    (d / "release.json").write_text(json.dumps(edit(meta)), encoding="utf-8")
+    with pytest.raises(InputError, match=fragment):
         PermutationRelease.read(d)

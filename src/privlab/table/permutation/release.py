@@ -190,12 +190,8 @@ class PermutationRelease:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise InputError(f"{meta_path}: not valid JSON ({exc})") from None
-        for key in ("sensitive", "kind", "qi"):
-            if key not in meta:
-                raise InputError(f"{meta_path}: key {key!r} missing")
+        _check_meta(meta, meta_path)
         kind = meta["kind"]
-        if kind not in KINDS:
-            raise InputError(f"{meta_path}: kind {kind!r} is not one of {list(KINDS)}")
         frames = {}
         for name in ("qi", "sa"):
             p = d / f"{name}.parquet"
@@ -212,7 +208,7 @@ class PermutationRelease:
         release = cls(
             qi=frames["qi"].select(list(expected_qi)),
             sa=frames["sa"].select(list(_SA_COLUMNS[kind])),
-            sensitive=str(meta["sensitive"]),
+            sensitive=meta["sensitive"],
             kind=kind,
             parameters=dict(meta.get("parameters") or {}),
         )
@@ -271,6 +267,25 @@ def _json_default(obj: Any) -> Any:
     if isinstance(obj, np.ndarray):
         return obj.tolist()
     raise TypeError(f"{type(obj).__name__} is not JSON serializable")
+
+
+def _check_meta(meta: Any, path: Path) -> None:
+    """release.json: an object with a string ``sensitive``, a known ``kind``, ``qi`` a list of
+    column names and ``parameters`` (if any) an object."""
+    if not isinstance(meta, dict):
+        raise InputError(f"{path}: expected a JSON object with keys sensitive, kind and qi")
+    for key in ("sensitive", "kind", "qi"):
+        if key not in meta:
+            raise InputError(f"{path}: key {key!r} missing")
+    if meta["kind"] not in KINDS:
+        raise InputError(f"{path}: kind {meta['kind']!r} is not one of {list(KINDS)}")
+    if not isinstance(meta["sensitive"], str):
+        raise InputError(f"{path}: sensitive must be the sensitive column's name")
+    qi = meta["qi"]
+    if not isinstance(qi, list) or not all(isinstance(c, str) and c not in RESERVED for c in qi):
+        raise InputError(f"{path}: qi must be a list of the quasi-identifier column names")
+    if not isinstance(meta.get("parameters") or {}, dict):
+        raise InputError(f"{path}: parameters must be a JSON object")
 
 
 def _check_columns(frame: pl.DataFrame, expected: dict[str, Any], path: Path) -> None:
