@@ -229,6 +229,11 @@ class PermutationRelease:
                 raise InputError(f"{path}: column {col!r} has missing values")
             if frame.height and frame[col].min() < 0:
                 raise InputError(f"{path}: column {col!r} has negative ids")
+            if frame.height and frame[col].max() >= self.qi.height:  # bounds the bincounts below
+                raise InputError(
+                    f"{path}: column {col!r} has id {frame[col].max()}, but ids run from 0 to "
+                    f"at most {self.qi.height - 1} in a release of {self.qi.height} rows"
+                )
         tid = self.qi["tuple_id"].to_numpy()
         if tid.size and not np.array_equal(np.sort(tid), np.arange(tid.size)):
             raise InputError(f"{qi_path}: column 'tuple_id' must hold 0..{tid.size - 1} once each")
