@@ -6,8 +6,10 @@ accepted); each must now be rejected with an error naming the file or the option
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import zlib
 
 import pytest
 
@@ -131,4 +133,27 @@ def test_a_release_group_id_beyond_the_rows_is_an_input_error(tmp_path, table, g
     ids[0] = group_id  # 2**40: MemoryError in np.bincount; 2**63 - 1 in qi: accepted
     frame.with_columns(pl.Series("group_id", ids)).write_parquet(d / f"{table}.parquet")
     with pytest.raises(InputError, match=f"{table}.parquet: column 'group_id' has id {group_id}"):
+        PermutationRelease.read(d)
+
+
+#: A corrupt Parquet file on which polars panics (pyo3's PanicException, a BaseException).
+PANICKING_PARQUET = zlib.decompress(base64.b64decode(
+    "eNpjYGBgEGURdRC18RFlEAVyNLbq/2VgWMvAUMCAAphDmBiYGYFqRETVdEQ5RAVAymXMGDQ4YCokOJCUQ4wJZBjEQ"
+    "IZB0seDBcQSZQOGgSoTkgdEGVQZJJjhLJhECoMYh6SMpI3aGgYZUQZJU6CQJEKXKI8Yg9gBBrFzjGoMahw4w0bsC9"
+    "BQsV2g0FZ7g2QOM9g2qBEMavMY1E7gDmAxBk6g2h9gQyZgdQzIpHkMYocY1BhY1ZrwmDQPpHYbyCSQeg41oMZRMLT"
+    "AaSYGhgDHIEMA0TYixw=="
+))  # fmt: skip
+
+
+def test_a_parquet_file_polars_panics_on_is_an_input_error(tmp_path):
+    path = tmp_path / "t.parquet"
+    path.write_bytes(PANICKING_PARQUET)  # was pyo3_runtime.PanicException
+    with pytest.raises(InputError, match=r"t\.parquet: cannot read Parquet file"):
+        read_table(path)
+
+
+def test_a_release_table_polars_panics_on_is_an_input_error(tmp_path):
+    d = _release_dir(tmp_path)
+    (d / "qi.parquet").write_bytes(PANICKING_PARQUET)  # was pyo3_runtime.PanicException
+    with pytest.raises(InputError, match=r"qi\.parquet: cannot read Parquet file"):
         PermutationRelease.read(d)

@@ -75,10 +75,7 @@ def read_table(
     path = Path(path)
     _check_file(path)
     if path.suffix.lower() in (".parquet", ".pq"):
-        try:
-            frame = pl.read_parquet(path)
-        except Exception as exc:  # polars raises several types for corrupt files
-            raise InputError(f"{path}: cannot read Parquet file: {exc}") from exc
+        frame = read_parquet(path)
         _check_header(path, frame.columns)
         return frame
     header = _first_line(path)
@@ -112,6 +109,15 @@ def read_table(
     if frame.height == 0:
         raise InputError(f"{path}: the file has a header but no data rows")
     return frame
+
+
+def read_parquet(path: Path) -> pl.DataFrame:
+    """``pl.read_parquet``; a corrupt file is an InputError naming it.  O(file size)."""
+    try:
+        return pl.read_parquet(path)
+    # polars raises several types for corrupt files, and panics (a BaseException) on some
+    except (Exception, pl.exceptions.PanicException) as exc:
+        raise InputError(f"{path}: cannot read Parquet file: {exc}") from None
 
 
 def numeric_column(

@@ -33,6 +33,7 @@ from privlab.bounds import Bounds, GroupedValues
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InfeasibleError, InputError
 from privlab.io.atomic import atomic_folder
+from privlab.io.delimited import read_parquet
 from privlab.table.permutation.partition import Partition, is_ke_anonymous, ke_partition
 
 FORMAT = "privlab.permutation/1"
@@ -197,10 +198,7 @@ class PermutationRelease:
             p = d / f"{name}.parquet"
             if not p.is_file():
                 raise InputError(f"{p}: missing")
-            try:
-                frames[name] = pl.read_parquet(p)
-            except Exception as exc:  # polars raises several error types for bad files
-                raise InputError(f"{p}: cannot be read as Parquet ({exc})") from None
+            frames[name] = read_parquet(p)
         qi_cols = list(meta["qi"])
         expected_qi = {"tuple_id": pl.Int64, **dict.fromkeys(qi_cols), "group_id": pl.Int64}
         _check_columns(frames["qi"], expected_qi, d / "qi.parquet")
