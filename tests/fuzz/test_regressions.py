@@ -14,6 +14,7 @@ import zlib
 import pytest
 
 from privlab.bench import load_spec
+from privlab.cli.specs import parse_ke, parse_l_diversity, parse_sizes
 from privlab.cli.table import load_job
 from privlab.errors import ConfigError, InputError
 from privlab.graph.core import read_graph
@@ -157,3 +158,18 @@ def test_a_release_table_polars_panics_on_is_an_input_error(tmp_path):
     (d / "qi.parquet").write_bytes(PANICKING_PARQUET)  # was pyo3_runtime.PanicException
     with pytest.raises(InputError, match=r"qi\.parquet: cannot read Parquet file"):
         PermutationRelease.read(d)
+
+
+@pytest.mark.parametrize(
+    ("parse", "spec"),
+    [
+        (parse_l_diversity, "disease:distinct:inf"),  # was OverflowError from int()
+        (parse_l_diversity, "disease:distinct:nan"),  # was ValueError from int()
+        (parse_l_diversity, "disease:recursive:2:1e999"),  # was OverflowError
+        (parse_ke, "salary:inf:0"),  # was OverflowError
+        (lambda s: parse_sizes("--group-size", s), "4/inf"),  # was OverflowError
+    ],
+)
+def test_a_non_finite_whole_number_in_a_spec_is_a_config_error(parse, spec):
+    with pytest.raises(ConfigError, match="is not a finite number"):
+        parse(spec)

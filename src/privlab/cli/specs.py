@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,9 +27,12 @@ from privlab.table.models import (
 
 def _number(option: str, spec: str, text: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise ConfigError(f"{option} {spec!r}: {text!r} is not a number") from None
+    if not math.isfinite(value):  # no parameter is infinite, and int() would fail on it
+        raise ConfigError(f"{option} {spec!r}: {text!r} is not a finite number")
+    return value
 
 
 def parse_pairs(option: str, items: Sequence[str]) -> dict[str, str]:
