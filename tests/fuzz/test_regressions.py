@@ -14,7 +14,12 @@ import zlib
 import pytest
 
 from privlab.bench import load_spec
-from privlab.cli.specs import parse_ke, parse_l_diversity, parse_sizes
+from privlab.cli.specs import (
+    parse_hierarchy_spec,
+    parse_ke,
+    parse_l_diversity,
+    parse_sizes,
+)
 from privlab.cli.table import load_job
 from privlab.errors import ConfigError, InputError
 from privlab.graph.core import read_graph
@@ -173,3 +178,9 @@ def test_a_release_table_polars_panics_on_is_an_input_error(tmp_path):
 def test_a_non_finite_whole_number_in_a_spec_is_a_config_error(parse, spec):
     with pytest.raises(ConfigError, match="is not a finite number"):
         parse(spec)
+
+
+@pytest.mark.parametrize("spec", ["interval:width=5,fanout=inf", "interval:width=5,levels=nan"])
+def test_a_non_finite_whole_number_in_a_hierarchy_spec_is_a_config_error(spec):
+    with pytest.raises(ConfigError, match="is not a finite number"):  # was OverflowError
+        parse_hierarchy_spec(spec)

@@ -220,6 +220,8 @@ def parse_hierarchy_spec(
             value = float(text)
         except ValueError:
             raise fail(f"{key} {text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise fail(f"{key} {text!r} is not a finite number")
         if whole:
             if value != int(value):
                 raise fail(f"{key} must be a whole number, got {text!r}")
