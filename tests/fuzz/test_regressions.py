@@ -14,6 +14,7 @@ import zlib
 import pytest
 
 from privlab.bench import load_spec
+from privlab.cli.dp import parse_bins
 from privlab.cli.specs import (
     parse_hierarchy_spec,
     parse_ke,
@@ -184,3 +185,16 @@ def test_a_non_finite_whole_number_in_a_spec_is_a_config_error(parse, spec):
 def test_a_non_finite_whole_number_in_a_hierarchy_spec_is_a_config_error(spec):
     with pytest.raises(ConfigError, match="is not a finite number"):  # was OverflowError
         parse_hierarchy_spec(spec)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "age=1e308:1.7e308:1e308",  # was ValueError from np.arange (HIGH + WIDTH/2 overflows)
+        "age=0:1:2",  # was accepted: a single edge, no bin at all
+        "age=1e17:1.00000000000001e17:1",  # was accepted: 992 edges, all equal
+    ],
+)
+def test_bins_without_a_usable_bin_are_a_config_error(spec):
+    with pytest.raises(ConfigError, match="no bins"):
+        parse_bins([spec])
