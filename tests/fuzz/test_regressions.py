@@ -26,6 +26,7 @@ from privlab.errors import ConfigError, InputError
 from privlab.graph.core import read_graph
 from privlab.io.delimited import read_table
 from privlab.table.hierarchy import Hierarchy
+from privlab.table.hierarchy_builders import order_hierarchy
 from privlab.table.permutation import PermutationRelease
 
 
@@ -198,3 +199,9 @@ def test_a_non_finite_whole_number_in_a_hierarchy_spec_is_a_config_error(spec):
 def test_bins_without_a_usable_bin_are_a_config_error(spec):
     with pytest.raises(ConfigError, match="no bins"):
         parse_bins([spec])
+
+
+def test_an_order_group_size_beyond_int64_makes_one_group():
+    h = order_hierarchy(["a", "b", "c"], group_size=10**39)  # was OverflowError in numpy
+    assert h.to_rows() == [["a", "a-c", "*"], ["b", "a-c", "*"], ["c", "a-c", "*"]]
+    assert h.to_rows() == order_hierarchy(["a", "b", "c"], group_size=3).to_rows()

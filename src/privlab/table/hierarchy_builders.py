@@ -404,7 +404,7 @@ def order_hierarchy(
     level = 0
     while True:
         size = sizes[level] if sizes is not None else repeat
-        span *= size
+        span = min(span * size, n)  # a span of n or more is one group: keep it within int64
         group = np.arange(n) // span
         firsts = np.arange(0, n, span)
         lasts = np.minimum(firsts + span, n) - 1
