@@ -14,6 +14,7 @@ import zlib
 import pytest
 
 from privlab.bench import load_spec
+from privlab.bench.spec import parse_text
 from privlab.cli.dp import parse_bins
 from privlab.cli.specs import (
     parse_hierarchy_spec,
@@ -205,3 +206,34 @@ def test_an_order_group_size_beyond_int64_makes_one_group():
     h = order_hierarchy(["a", "b", "c"], group_size=10**39)  # was OverflowError in numpy
     assert h.to_rows() == [["a", "a-c", "*"], ["b", "a-c", "*"], ["c", "a-c", "*"]]
     assert h.to_rows() == order_hierarchy(["a", "b", "c"], group_size=3).to_rows()
+
+
+SPEC = """[spec]
+name = "s"
+[[experiment]]
+name = "e"
+data = "none"
+schemes = ["safe-k:k=5"]
+parameter = "epsilon"
+values = [1.0]
+metrics = ["delta"]
+options = { beta = 0.2 }
+"""
+
+
+@pytest.mark.parametrize(
+    "seeds",
+    [
+        "9" * 40,  # was OverflowError from tuple(range(...))
+        "100000000",  # was a tuple of 10**8 seeds (seconds and gigabytes) before any check
+        "[" + "9" * 30 + "]",  # was accepted, and would not fit the int64 results table
+    ],
+)
+def test_a_seed_count_or_seed_beyond_the_limits_is_a_config_error(seeds):
+    with pytest.raises(ConfigError, match="give a count from 1 to 10000"):
+        parse_text(SPEC + f"seeds = {seeds}\n")
+
+
+def test_with_seeds_beyond_the_limit_is_a_config_error():
+    with pytest.raises(ConfigError, match="from 1 to 10000"):  # was OverflowError
+        parse_text(SPEC).with_seeds(10**40)
