@@ -27,7 +27,7 @@ from privlab.errors import ConfigError, InputError
 from privlab.graph.core import read_graph
 from privlab.io.delimited import read_table
 from privlab.table.hierarchy import Hierarchy
-from privlab.table.hierarchy_builders import order_hierarchy
+from privlab.table.hierarchy_builders import interval_hierarchy, order_hierarchy
 from privlab.table.permutation import PermutationRelease
 
 
@@ -237,3 +237,9 @@ def test_a_seed_count_or_seed_beyond_the_limits_is_a_config_error(seeds):
 def test_with_seeds_beyond_the_limit_is_a_config_error():
     with pytest.raises(ConfigError, match="from 1 to 10000"):  # was OverflowError
         parse_text(SPEC).with_seeds(10**40)
+
+
+@pytest.mark.parametrize("width", [1e-320, 1e-300])
+def test_an_interval_width_too_small_for_the_values_is_a_config_error(width):
+    with pytest.raises(ConfigError, match="is too small for values as large as 90"):
+        interval_hierarchy(["17", "35", "90"], width=width)  # was OverflowError

@@ -274,6 +274,14 @@ def interval_hierarchy(
         and all(float(p).is_integer() and abs(p) < 2.0**53 for p in params)
     )
 
+    # interval numbers (value / width) must stay exact in float64 and within int64
+    magnitude = max([float(np.abs(x[inside]).max()) if inside.any() else 0.0]
+                    + [abs(p) for p in (start_, bottom_) if p is not None])  # fmt: skip
+    if magnitude / width_ > 2.0**52:
+        raise ConfigError(
+            f"width: {width!r} is too small for values as large as {_fmt(magnitude)} (more than "
+            "2^52 widths from 0); use a larger width"
+        )
     if start_ is None:
         if bottom_ is not None:
             start_ = bottom_
