@@ -243,3 +243,15 @@ def test_with_seeds_beyond_the_limit_is_a_config_error():
 def test_an_interval_width_too_small_for_the_values_is_a_config_error(width):
     with pytest.raises(ConfigError, match="is too small for values as large as 90"):
         interval_hierarchy(["17", "35", "90"], width=width)  # was OverflowError
+
+
+def test_a_release_with_infinite_sensitive_values_is_an_input_error(tmp_path):
+    import polars as pl
+
+    d = _release_dir(tmp_path)
+    sa = pl.read_parquet(d / "sa.parquet")
+    lo, hi = sa["lo"].to_list(), sa["hi"].to_list()
+    lo[0], hi[0] = float("-inf"), float("inf")  # was accepted: every SUM bound became NaN
+    sa.with_columns(pl.Series("lo", lo), pl.Series("hi", hi)).write_parquet(d / "sa.parquet")
+    with pytest.raises(InputError, match="column 'lo' has missing or infinite values"):
+        PermutationRelease.read(d)

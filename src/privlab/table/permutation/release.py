@@ -238,8 +238,8 @@ class PermutationRelease:
         sizes = np.bincount(self.qi["group_id"].to_numpy(), minlength=1)
         if self.kind == "numeric":
             for col in ("lo", "hi"):
-                if self.sa[col].null_count() or self.sa[col].is_nan().any():
-                    raise InputError(f"{sa_path}: column {col!r} has missing values")
+                if self.sa[col].null_count() or not self.sa[col].is_finite().all():
+                    raise InputError(f"{sa_path}: column {col!r} has missing or infinite values")
             if (self.sa["lo"] > self.sa["hi"]).any():
                 raise InputError(f"{sa_path}: some row has lo > hi")
             published = np.bincount(self.sa["group_id"].to_numpy(), minlength=sizes.size)
