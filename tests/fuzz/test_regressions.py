@@ -255,3 +255,10 @@ def test_a_release_with_infinite_sensitive_values_is_an_input_error(tmp_path):
     sa.with_columns(pl.Series("lo", lo), pl.Series("hi", hi)).write_parquet(d / "sa.parquet")
     with pytest.raises(InputError, match="column 'lo' has missing or infinite values"):
         PermutationRelease.read(d)
+
+
+def test_a_job_file_with_a_5000_digit_integer_is_an_input_error(tmp_path):
+    path = tmp_path / "job.toml"
+    path.write_text("k = " + "9" * 5000 + "\n", encoding="utf-8")  # was ValueError (int limit)
+    with pytest.raises(InputError, match=r"job\.toml: invalid TOML: Exceeds the limit"):
+        load_job(path)

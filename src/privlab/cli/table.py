@@ -87,7 +87,7 @@ def load_job(path: Path) -> dict[str, Any]:
         raise InputError(f"{path}: job file not found") from None
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason}); save it as UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4300 digits
         raise InputError(f"{path}: invalid TOML: {exc}") from None
     unknown = sorted(set(job) - JOB_KEYS)
     if unknown:
