@@ -262,3 +262,8 @@ def test_a_job_file_with_a_5000_digit_integer_is_an_input_error(tmp_path):
     path.write_text("k = " + "9" * 5000 + "\n", encoding="utf-8")  # was ValueError (int limit)
     with pytest.raises(InputError, match=r"job\.toml: invalid TOML: Exceeds the limit"):
         load_job(path)
+
+
+def test_a_bench_spec_with_a_5000_digit_integer_is_a_config_error():
+    with pytest.raises(ConfigError, match="not valid TOML: Exceeds the limit"):
+        parse_text(SPEC + "seeds = " + "9" * 5000 + "\n")  # was ValueError (int limit)

@@ -350,7 +350,7 @@ def parse_text(text: str, source: str = "<spec>") -> Spec:
     """Parse TOML text into a :class:`Spec`."""
     try:
         doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4300 digits
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     return parse_spec(doc, source)
 
