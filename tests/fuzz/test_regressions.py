@@ -267,3 +267,10 @@ def test_a_job_file_with_a_5000_digit_integer_is_an_input_error(tmp_path):
 def test_a_bench_spec_with_a_5000_digit_integer_is_a_config_error():
     with pytest.raises(ConfigError, match="not valid TOML: Exceeds the limit"):
         parse_text(SPEC + "seeds = " + "9" * 5000 + "\n")  # was ValueError (int limit)
+
+
+def test_a_release_json_with_a_5000_digit_integer_is_an_input_error(tmp_path):
+    d = _release_dir(tmp_path)
+    (d / "release.json").write_text('{"qi": ' + "9" * 5000 + "}")  # was ValueError (int limit)
+    with pytest.raises(InputError, match=r"release\.json: not valid JSON"):
+        PermutationRelease.read(d)

@@ -189,7 +189,7 @@ class PermutationRelease:
             raise InputError(f"{meta_path}: missing; {d} is not a permutation release")
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # bad JSON, not UTF-8, a 4300+ digit integer
             raise InputError(f"{meta_path}: not valid JSON ({exc})") from None
         _check_meta(meta, meta_path)
         kind = meta["kind"]
