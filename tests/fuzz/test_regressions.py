@@ -274,3 +274,17 @@ def test_a_release_json_with_a_5000_digit_integer_is_an_input_error(tmp_path):
     (d / "release.json").write_text('{"qi": ' + "9" * 5000 + "}")  # was ValueError (int limit)
     with pytest.raises(InputError, match=r"release\.json: not valid JSON"):
         PermutationRelease.read(d)
+
+
+@pytest.mark.parametrize("spec", ["interval:width=1,start=18", "interval:width=2,start=18"])
+def test_an_interval_start_inside_the_values_without_levels_is_a_config_error(spec):
+    # values on both sides of start never merge: levels were added until the span overflowed
+    # (OverflowError, or a NaN cast at width=2)
+    built = parse_hierarchy_spec(spec)
+    with pytest.raises(ConfigError, match=r"start \(18\) is above the smallest value \(17\)"):
+        built.build(["17", "23", "35", "90"], column="age")
+
+
+def test_an_interval_start_inside_the_values_with_levels_still_builds():
+    h = interval_hierarchy(["17", "23"], width=10, start=20, levels=2)
+    assert h.to_rows() == [["17", "10-19", "0-19", "*"], ["23", "20-29", "20-39", "*"]]

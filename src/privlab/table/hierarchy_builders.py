@@ -303,6 +303,13 @@ def interval_hierarchy(
     k = np.floor((xi - anchor) / width_)
     k = np.where(xi < bound(k), k - 1, k)
     k = np.where(xi >= bound(k + 1), k + 1, k).astype(np.int64)
+    if n_levels is None and k.size and k.min() < 0 <= k.max():
+        # aligned on start, intervals -1 and 0 never merge: levels would be added forever
+        raise ConfigError(
+            f"start ({_fmt(anchor)}) is above the smallest value ({_fmt(float(xi.min()))}), and "
+            "intervals aligned on start never join the values on its two sides; give a start "
+            "at or below the smallest value, or a number of levels"
+        )
 
     def labels(first: np.ndarray, last: np.ndarray) -> np.ndarray:
         """Labels of the intervals [bound(first), bound(last)), clipped to [bottom, top)."""
