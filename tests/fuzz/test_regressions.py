@@ -288,3 +288,18 @@ def test_an_interval_start_inside_the_values_without_levels_is_a_config_error(sp
 def test_an_interval_start_inside_the_values_with_levels_still_builds():
     h = interval_hierarchy(["17", "23"], width=10, start=20, levels=2)
     assert h.to_rows() == [["17", "10-19", "0-19", "*"], ["23", "20-29", "20-39", "*"]]
+
+
+def test_an_anatomy_count_beyond_the_rows_is_an_input_error(tmp_path):
+    import polars as pl
+
+    from privlab.table.permutation import anatomy
+
+    frame = pl.DataFrame({"age": [30, 40, 50, 60], "disease": ["flu", "hiv", "flu", "hiv"]})
+    d = anatomy(frame, qi=["age"], sensitive="disease", l=2, seed=1).write(tmp_path / "a")
+    sa = pl.read_parquet(d / "sa.parquet")
+    counts = sa["count"].to_list()
+    counts[0] = 2**63 - 1  # the weighted bincount overflowed (NaN cast), the release was read
+    sa.with_columns(pl.Series("count", counts)).write_parquet(d / "sa.parquet")
+    with pytest.raises(InputError, match=r"column 'count' must be from 1 to the number of rows"):
+        PermutationRelease.read(d)

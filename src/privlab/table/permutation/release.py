@@ -246,8 +246,11 @@ class PermutationRelease:
         else:
             if self.sa["value"].null_count() or self.sa["count"].null_count():
                 raise InputError(f"{sa_path}: columns 'value'/'count' have missing values")
-            if (self.sa["count"] < 1).any():
-                raise InputError(f"{sa_path}: column 'count' must be ≥ 1")
+            if ((self.sa["count"] < 1) | (self.sa["count"] > self.qi.height)).any():
+                raise InputError(
+                    f"{sa_path}: column 'count' must be from 1 to the number of rows "
+                    f"({self.qi.height})"
+                )
             published = np.bincount(
                 self.sa["group_id"].to_numpy(),
                 weights=self.sa["count"].to_numpy(),
