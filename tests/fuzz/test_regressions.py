@@ -303,3 +303,21 @@ def test_an_anatomy_count_beyond_the_rows_is_an_input_error(tmp_path):
     sa.with_columns(pl.Series("count", counts)).write_parquet(d / "sa.parquet")
     with pytest.raises(InputError, match=r"column 'count' must be from 1 to the number of rows"):
         PermutationRelease.read(d)
+
+
+def test_a_job_hierarchy_spec_too_long_for_a_file_name_is_kept_as_a_spec(tmp_path):
+    path = tmp_path / "job.toml"
+    spec = "interval:width=5," + ",".join(["top=90"] * 60)  # 437 characters
+    path.write_text(f'[hierarchy]\nage = "{spec}"\n', encoding="utf-8")
+    assert load_job(path)["hierarchy"] == [f"age={spec}"]  # was OSError: File name too long
+
+
+def test_an_inline_hierarchy_spec_too_long_for_a_file_name_is_parsed_as_a_spec(tmp_path):
+    import polars as pl
+
+    from privlab.cli.specs import build_hierarchies
+
+    frame = pl.DataFrame({"age": ["17", "35"]})
+    spec = "interval:width=5," + ",".join(["top=90"] * 60)
+    with pytest.raises(ConfigError, match="top given twice"):  # was OSError: File name too long
+        build_hierarchies("--hierarchy", [f"age={spec}"], frame, source="t.csv")

@@ -309,9 +309,17 @@ def column_values(
     return cells[column].to_list()
 
 
+def is_existing_file(path: str | Path) -> bool:
+    """Whether ``path`` is an existing file; a name too long to look up is not one."""
+    try:
+        return Path(path).is_file()
+    except OSError:  # ENAMETOOLONG: Path.is_file only absorbs "not found"-like errors
+        return False
+
+
 def _looks_like_spec(option: str, column: str, value: str) -> bool:
     """Inline spec (``interval:...``) or file?  An existing file always wins."""
-    if Path(value).is_file():
+    if is_existing_file(value):
         return False
     prefix, sep, _ = value.partition(":")
     if prefix.strip().lower() in HIERARCHY_KINDS:

@@ -25,6 +25,7 @@ from privlab.cli.common import (
 from privlab.cli.specs import (
     HIERARCHY_SPEC_HELP,
     build_hierarchies,
+    is_existing_file,
     parse_delta,
     parse_fraction,
     parse_ke,
@@ -116,7 +117,7 @@ def load_job(path: Path) -> dict[str, Any]:
 
 def _job_hierarchy(base: Path, value: str) -> str:
     """A job's hierarchy entry: a file relative to the job, or an inline ``KIND:...`` spec."""
-    if Path(value).is_absolute() or (base / value).is_file():
+    if Path(value).is_absolute() or is_existing_file(base / value):
         return str(base / value)
     if value.partition(":")[0].strip().lower() in HIERARCHY_KINDS:
         return value
