@@ -321,3 +321,9 @@ def test_an_inline_hierarchy_spec_too_long_for_a_file_name_is_parsed_as_a_spec(t
     spec = "interval:width=5," + ",".join(["top=90"] * 60)
     with pytest.raises(ConfigError, match="top given twice"):  # was OSError: File name too long
         build_hierarchies("--hierarchy", [f"age={spec}"], frame, source="t.csv")
+
+
+def test_a_date_format_repeating_a_directive_is_a_config_error():
+    spec = parse_hierarchy_spec("date:format=%d.%m.%Y %d")
+    with pytest.raises(ConfigError, match=r"format '%d\.%m\.%Y %d': not a usable strptime"):
+        spec.build(["05.01.2020 05"], column="day")  # was re.error from strptime

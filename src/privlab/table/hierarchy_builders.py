@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -548,6 +549,11 @@ def date_hierarchy(
     for v, line in zip(distinct.values, distinct.lines, strict=True):
         try:
             dates.append(datetime.strptime(v, format))
+        except re.error as exc:  # the format repeats a directive (strptime builds a regex)
+            raise ConfigError(
+                f"format {format!r}: not a usable strptime format ({exc}); give each "
+                "directive once, e.g. '%Y-%m-%d'"
+            ) from None
         except ValueError as exc:
             raise InputError(
                 f"{_where(source, line, column)}: value {v!r} is not a date in the format "
