@@ -327,3 +327,11 @@ def test_a_date_format_repeating_a_directive_is_a_config_error():
     spec = parse_hierarchy_spec("date:format=%d.%m.%Y %d")
     with pytest.raises(ConfigError, match=r"format '%d\.%m\.%Y %d': not a usable strptime"):
         spec.build(["05.01.2020 05"], column="day")  # was re.error from strptime
+
+
+@pytest.mark.parametrize("fanout", ["9" * 40, str(2**63), str(10**18)])
+def test_an_interval_fanout_too_large_to_join_is_a_config_error(fanout):
+    # 10**40 and 2**63: OverflowError in k // span; 10**18: labels past 2^53 (inexact)
+    spec = parse_hierarchy_spec(f"interval:width=5,fanout={fanout}")
+    with pytest.raises(ConfigError, match="is too large; level 2 would join more than 2"):
+        spec.build(["17", "23", "35", "90"], column="age")

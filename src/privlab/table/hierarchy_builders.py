@@ -334,6 +334,11 @@ def interval_hierarchy(
     j = 1
     while True:
         span = fanout ** (j - 1)
+        if span > 2**52:  # as for levels=N: such bounds are not exact in float64 (nor int64)
+            raise ConfigError(
+                f"fanout: {float(fanout):g} is too large; level {j} would join more than 2^52 "
+                "intervals of the width — use a smaller fanout, or give a number of levels"
+            )
         idx = k // span
         uniq, inverse = np.unique(idx, return_inverse=True)
         names = labels(uniq * span, (uniq + 1) * span)
