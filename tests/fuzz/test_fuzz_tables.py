@@ -137,7 +137,7 @@ _KEYS = {
     "date": ("format",),
 }
 _WORDS = ("left", "right", "week", "month", "quarter", "year", "decade", "day", "3", "4/2")
-_TEXT_VALUES = ("#", "**", "", "%d.%m.%Y", "%Y", "left", "4/2", "2/inf", "%")
+_TEXT_VALUES = ("#", "**", "", "%d.%m.%Y", "%Y", "%d %d", "left", "4/2", "2/inf", "%")
 
 
 @st.composite
