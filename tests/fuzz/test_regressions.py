@@ -290,7 +290,14 @@ def test_an_interval_start_inside_the_values_with_levels_still_builds():
     assert h.to_rows() == [["17", "10-19", "0-19", "*"], ["23", "20-29", "20-39", "*"]]
 
 
-def test_an_anatomy_count_beyond_the_rows_is_an_input_error(tmp_path):
+@pytest.mark.parametrize(
+    "count",
+    [
+        2**63 - 1,  # overflowed the weighted bincount: a NaN cast, "-2**63 sensitive values"
+        10**15,  # was accepted
+    ],
+)
+def test_an_anatomy_count_beyond_the_rows_is_an_input_error(tmp_path, count):
     import polars as pl
 
     from privlab.table.permutation import anatomy
@@ -299,7 +306,7 @@ def test_an_anatomy_count_beyond_the_rows_is_an_input_error(tmp_path):
     d = anatomy(frame, qi=["age"], sensitive="disease", l=2, seed=1).write(tmp_path / "a")
     sa = pl.read_parquet(d / "sa.parquet")
     counts = sa["count"].to_list()
-    counts[0] = 2**63 - 1  # the weighted bincount overflowed (NaN cast), the release was read
+    counts[0] = count
     sa.with_columns(pl.Series("count", counts)).write_parquet(d / "sa.parquet")
     with pytest.raises(InputError, match=r"column 'count' must be from 1 to the number of rows"):
         PermutationRelease.read(d)
