@@ -344,3 +344,9 @@ def test_an_interval_fanout_too_large_to_join_is_a_config_error(fanout):
     spec = parse_hierarchy_spec(f"interval:width=5,fanout={fanout}")
     with pytest.raises(ConfigError, match="is too large; level 2 would join more than 2"):
         spec.build(["17", "23", "35", "90"], column="age")
+
+
+def test_a_huge_number_of_interval_levels_is_refused_at_once():
+    spec = parse_hierarchy_spec("interval:width=1,levels=" + "9" * 40)
+    with pytest.raises(ConfigError, match=r"levels: .* is too many"):  # was a hang: 2 ** 10**40
+        spec.build(["17", "23"], column="age")

@@ -249,7 +249,8 @@ def interval_hierarchy(
     width_ = float(_number_param("width", width, positive=True) or 0.0)
     fanout = _int_param("fanout", fanout, minimum=2)
     n_levels = None if levels is None else _int_param("levels", levels, minimum=1)
-    if n_levels is not None and fanout ** (n_levels - 1) > 2**52:
+    # fanout >= 2: more than 53 levels exceed 2^52 without computing a huge power (a hang)
+    if n_levels is not None and (n_levels > 53 or fanout ** (n_levels - 1) > 2**52):
         raise ConfigError(f"levels: {n_levels} levels of fanout {fanout} is too many")
     start_ = _number_param("start", start)
     bottom_ = _number_param("bottom", bottom)
