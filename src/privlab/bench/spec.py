@@ -45,6 +45,9 @@ from typing import Any
 from privlab.bench import registry
 from privlab.errors import ConfigError
 
+#: Most seeds an experiment may repeat its cells with: more is a typo (and would not fit).
+MAX_SEEDS = 10_000
+
 _SPEC_KEYS = {"name", "title", "seed", "description"}
 _EXP_KEYS = {
     "name", "title", "data", "data_options", "schemes", "parameter", "values", "metrics",
@@ -136,8 +139,8 @@ class Spec:
 
     def with_seeds(self, n: int) -> Spec:
         """Every experiment repeated with seeds 0..n−1."""
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ConfigError(f"seeds = {n!r}: give an integer ≥ 1")
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_SEEDS:
+            raise ConfigError(f"seeds = {n!r}: give an integer from 1 to {MAX_SEEDS}")
         exps = tuple(replace(e, seeds=tuple(range(n))) for e in self.experiments)
         return replace(self, experiments=exps)
 
@@ -268,17 +271,18 @@ def _experiment(raw: Any, index: int, source: str) -> Experiment:
     seeds_raw = raw.get("seeds", 1)
     if isinstance(seeds_raw, bool):
         seeds_raw = None
-    if isinstance(seeds_raw, int) and seeds_raw >= 1:
+    if isinstance(seeds_raw, int) and 1 <= seeds_raw <= MAX_SEEDS:
         seeds = tuple(range(seeds_raw))
     elif (
-        isinstance(seeds_raw, list) and seeds_raw
-        and all(isinstance(x, int) and not isinstance(x, bool) for x in seeds_raw)
+        isinstance(seeds_raw, list) and 1 <= len(seeds_raw) <= MAX_SEEDS
+        and all(isinstance(x, int) and not isinstance(x, bool) and -(2**63) <= x < 2**63
+                for x in seeds_raw)
         and len(set(seeds_raw)) == len(seeds_raw)
     ):  # fmt: skip
         seeds = tuple(seeds_raw)
     else:
-        raise _err(source, where, f"seeds = {raw.get('seeds')!r}: give a count ≥ 1 or a list "
-                   "of distinct integers")  # fmt: skip
+        raise _err(source, where, f"seeds = {raw.get('seeds')!r}: give a count from 1 to "
+                   f"{MAX_SEEDS} or a list of distinct 64-bit integers")  # fmt: skip
     x_label = _str(raw, "x_label", source, where, default=parameter)
     y_raw = raw.get("y_labels", {})
     if not isinstance(y_raw, dict) or not all(isinstance(v, str) for v in y_raw.values()):
@@ -346,7 +350,7 @@ def parse_text(text: str, source: str = "<spec>") -> Spec:
     """Parse TOML text into a :class:`Spec`."""
     try:
         doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4300 digits
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     return parse_spec(doc, source)
 
@@ -367,7 +371,11 @@ def load_spec(spec: str | Path) -> Spec:
     if p.suffix == ".toml" or p.exists():
         if not p.is_file():
             raise ConfigError(f"{p}: no such spec file")
-        return parse_text(p.read_text(encoding="utf-8"), str(p))
+        try:
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{p}: not UTF-8 text ({exc.reason}); save it as UTF-8") from None
+        return parse_text(text, str(p))
     f = resources.files("privlab.bench").joinpath("specs").joinpath(f"{spec}.toml")
     if not f.is_file():
         names = ", ".join(builtin_specs())

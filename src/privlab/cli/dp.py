@@ -116,11 +116,22 @@ def parse_bins(specs: list[str]) -> dict[str, Any]:
                 low, high, width = (float(v) for v in value.split(":"))
             except ValueError:
                 raise ConfigError(f"--bins {spec!r}: LOW:HIGH:WIDTH must be numbers") from None
-            if not (high > low and width > 0) or (high - low) / width > 10**7:
+            finite = np.isfinite([low, high, width]).all()
+            if not (finite and high > low and width > 0) or (high - low) / width > 10**7:
                 raise ConfigError(
-                    f"--bins {spec!r}: need HIGH > LOW, WIDTH > 0 and at most 10^7 bins"
+                    f"--bins {spec!r}: need finite numbers, HIGH > LOW, WIDTH > 0 and at most "
+                    "10^7 bins"
                 )
-            bins[column] = np.arange(low, high + width / 2, width)
+            # edges LOW, LOW + WIDTH, ... up to HIGH + WIDTH/2, as np.arange(LOW, HIGH + WIDTH/2,
+            # WIDTH), without the overflow of HIGH + WIDTH/2 near the largest float
+            with np.errstate(over="ignore"):  # an edge beyond the largest float: inf, refused
+                edges = low + width * np.arange(np.ceil((high - low) / width + 0.5))
+            if edges.size < 2 or not np.isfinite(edges[-1]) or not (np.diff(edges) > 0).all():
+                raise ConfigError(
+                    f"--bins {spec!r}: no bins; WIDTH must be at most HIGH - LOW, and large "
+                    "enough for LOW + WIDTH to differ from LOW"
+                )
+            bins[column] = edges
         else:
             labels = value.split(",")
             if len(set(labels)) != len(labels):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,9 +27,12 @@ from privlab.table.models import (
 
 def _number(option: str, spec: str, text: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise ConfigError(f"{option} {spec!r}: {text!r} is not a number") from None
+    if not math.isfinite(value):  # no parameter is infinite, and int() would fail on it
+        raise ConfigError(f"{option} {spec!r}: {text!r} is not a finite number")
+    return value
 
 
 def parse_pairs(option: str, items: Sequence[str]) -> dict[str, str]:
@@ -220,6 +224,8 @@ def parse_hierarchy_spec(
             value = float(text)
         except ValueError:
             raise fail(f"{key} {text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise fail(f"{key} {text!r} is not a finite number")
         if whole:
             if value != int(value):
                 raise fail(f"{key} must be a whole number, got {text!r}")
@@ -316,9 +322,17 @@ def column_values(
     return cells[column].to_list()
 
 
+def is_existing_file(path: str | Path) -> bool:
+    """Whether ``path`` is an existing file; a name too long to look up is not one."""
+    try:
+        return Path(path).is_file()
+    except OSError:  # ENAMETOOLONG: Path.is_file only absorbs "not found"-like errors
+        return False
+
+
 def _looks_like_spec(option: str, column: str, value: str) -> bool:
     """Inline spec (``interval:...``) or file?  An existing file always wins."""
-    if Path(value).is_file():
+    if is_existing_file(value):
         return False
     prefix, sep, _ = value.partition(":")
     if prefix.strip().lower() in HIERARCHY_KINDS:

@@ -12,7 +12,7 @@ import json
 import os
 import time
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from privlab.cli.common import (
 from privlab.cli.risk_view import risk_table
 from privlab.cli.specs import (
     build_hierarchies,
+    is_existing_file,
     parse_delta,
     parse_fraction,
     parse_ke,
@@ -68,13 +69,46 @@ from privlab.table.suppression import SUPPRESSED_VALUE
 
 app = command_group("Anonymize microdata tables and measure their risk.")
 
-#: The keys of a job file, in the order ``--save-job`` writes them.
-JOB_KEYS = (
-    "input", "output", "qi", "sensitive", "identifying", "insensitive", "keep_other_columns",
-    "k", "l_diversity", "t_closeness", "delta_disclosure", "ke", "suppression", "metric", "gs",
-    "aggregation", "algorithm", "numeric", "relaxed", "delimiter", "missing", "na", "columns",
-    "sheet", "hierarchy", "sensitive_hierarchy", "suppressed_value",
-)  # fmt: skip
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+_TEXT = ("a string", _is_text)
+_TEXTS = (
+    "a string or a list of strings",
+    lambda v: _is_text(v) or (isinstance(v, list) and all(map(_is_text, v))),
+)
+_FILES = (
+    'a table of COLUMN = "FILE"',
+    lambda v: isinstance(v, dict) and all(map(_is_text, v.values())),
+)
+_BOOL = ("true or false", lambda v: isinstance(v, bool))
+#: ``columns``: a list of names, or one string "a,b,c" split as --columns splits it
+_NAMES = ('a list of column names or a string "a,b,c"', _TEXTS[1])
+
+#: The keys of a job file: what each takes (as the option of the same name) and its check,
+#: in the order ``--save-job`` writes them.
+JOB_VALUES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "input": _TEXT, "output": _TEXT,
+    **dict.fromkeys(("qi", "sensitive", "identifying", "insensitive"), _TEXTS),
+    "keep_other_columns": _BOOL,
+    "k": ("a whole number", lambda v: _is_number(v) and isinstance(v, int)),
+    **dict.fromkeys(("l_diversity", "t_closeness", "delta_disclosure", "ke"), _TEXTS),
+    "suppression": ('a fraction or a percentage, e.g. 0.02 or "2%"',
+                    lambda v: _is_number(v) or _is_text(v)),
+    "metric": _TEXT, "gs": ("a number", _is_number), "aggregation": _TEXT, "algorithm": _TEXT,
+    "numeric": _TEXTS, "relaxed": _BOOL, "delimiter": _TEXT, "missing": _TEXT, "na": _TEXTS,
+    "columns": _NAMES, "sheet": _TEXT,
+    **dict.fromkeys(("hierarchy", "sensitive_hierarchy"), _FILES),
+    "suppressed_value": _TEXT,
+}  # fmt: skip
+JOB_KEYS = tuple(JOB_VALUES)
 
 
 def load_job(path: Path) -> dict[str, Any]:
@@ -83,11 +117,18 @@ def load_job(path: Path) -> dict[str, Any]:
         job = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{path}: job file not found") from None
-    except tomllib.TOMLDecodeError as exc:
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason}); save it as UTF-8") from None
+    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4300 digits
         raise InputError(f"{path}: invalid TOML: {exc}") from None
     unknown = sorted(set(job) - set(JOB_KEYS))
     if unknown:
         raise ConfigError(f"{path}: unknown keys {unknown}; known keys: {sorted(JOB_KEYS)}")
+    for key, value in job.items():
+        takes, check = JOB_VALUES[key]
+        if not check(value):
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            raise ConfigError(f"{path}: {key} = {shown}: give {takes}")
     base = path.parent
 
     def rel(p: str) -> str:
@@ -98,19 +139,16 @@ def load_job(path: Path) -> dict[str, Any]:
             job[key] = rel(job[key])
     for key in ("hierarchy", "sensitive_hierarchy"):
         if key in job:
-            if not isinstance(job[key], dict):
-                raise ConfigError(f'{path}: {key} must be a table of COLUMN = "FILE"')
-            job[key] = [f"{c}={_job_hierarchy(base, str(f))}" for c, f in job[key].items()]
-    for key in ("qi", "sensitive", "identifying", "insensitive", "l_diversity", "t_closeness",
-                "delta_disclosure", "ke", "numeric", "na"):  # fmt: skip
-        if key in job and isinstance(job[key], str):
-            job[key] = [job[key]]
+            job[key] = [f"{c}={_job_hierarchy(base, f)}" for c, f in job[key].items()]
+    for key, value in job.items():
+        if JOB_VALUES[key] is _TEXTS and isinstance(value, str):
+            job[key] = [value]
     return job
 
 
 def _job_hierarchy(base: Path, value: str) -> str:
     """A job's hierarchy entry: a file relative to the job, or an inline ``KIND:...`` spec."""
-    if Path(value).is_absolute() or (base / value).is_file():
+    if Path(value).is_absolute() or is_existing_file(base / value):
         return str(base / value)
     if value.partition(":")[0].strip().lower() in HIERARCHY_KINDS:
         return value

@@ -44,7 +44,8 @@ def _not_utf8(path: Path, reason: str) -> InputError:
 def _first_line(path: Path, compression: str | None) -> str:
     """The first line of a (possibly compressed) text file, decoded; reads only its start."""
     if compression is None:
-        with path.open("r", encoding="utf-8", newline="") as fh:
+        # utf-8-sig: a byte-order mark is not part of the first column's name (polars drops it)
+        with path.open("r", encoding="utf-8-sig", newline="") as fh:
             try:
                 return fh.readline().rstrip("\r\n")
             except UnicodeDecodeError as exc:
@@ -165,10 +166,7 @@ def read_table(
             raise ConfigError(
                 f"--columns: {path} is a Parquet file, which names its own columns; drop --columns"
             )
-        try:
-            frame = pl.read_parquet(path)
-        except Exception as exc:  # polars raises several types for corrupt files
-            raise InputError(f"{path}: cannot read Parquet file: {exc}") from exc
+        frame = read_parquet(path)
         _check_header(str(path), frame.columns)
         return frame
     if fmt.kind == "excel":
@@ -222,7 +220,10 @@ def _read_delimited(
         )
     sniffed = sniff_delimiter(first)
     delim = delimiter or sniffed or ","
-    fields = next(csv.reader([first], delimiter=delim))
+    try:
+        fields = next(csv.reader([first], delimiter=delim))
+    except csv.Error as exc:
+        raise _csv_error(path, 1, exc) from None
     if names is not None:
         _check_first_row(f"{path}, line 1", fields, names)
     else:
@@ -300,6 +301,15 @@ def bad_rows(
     return f"{text} (first at {where} {first_line + int(np.argmax(mask))})"
 
 
+def read_parquet(path: Path) -> pl.DataFrame:
+    """``pl.read_parquet``; a corrupt file is an InputError naming it.  O(file size)."""
+    try:
+        return pl.read_parquet(path)
+    # polars raises several types for corrupt files, and panics (a BaseException) on some
+    except (Exception, pl.exceptions.PanicException) as exc:
+        raise InputError(f"{path}: cannot read Parquet file: {exc}") from None
+
+
 def numeric_column(
     series: pl.Series, source: str, first_line: int | None = 2, *, allow_missing: bool = True
 ) -> np.ndarray:
@@ -357,10 +367,21 @@ def read_rows(path: str | os.PathLike[str], *, delimiter: str = ";") -> list[lis
     _check_file(path)
     # utf-8-sig: a byte-order mark (Excel writes one) must not become part of the first value
     with path.open("r", encoding="utf-8-sig", newline="") as fh:
+        reader = csv.reader(fh, delimiter=delimiter)
         try:
-            return [row for row in csv.reader(fh, delimiter=delimiter)]
+            return list(reader)
         except UnicodeDecodeError as exc:
             raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from exc
+        except csv.Error as exc:
+            raise _csv_error(path, reader.line_num, exc) from None
+
+
+def _csv_error(path: Path, line: int, exc: csv.Error) -> InputError:
+    """The csv module's error (in practice: a field over its size limit) naming the line."""
+    return InputError(
+        f'{path}, line {line}: {exc}; a value that long usually means a quote (") was left '
+        "open — close it, or shorten the value"
+    )
 
 
 def write_rows(

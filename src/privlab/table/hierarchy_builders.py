@@ -258,7 +258,8 @@ def interval_hierarchy(
     width_ = float(_number_param("width", width, positive=True) or 0.0)
     fanout = _int_param("fanout", fanout, minimum=2)
     n_levels = None if levels is None else _int_param("levels", levels, minimum=1)
-    if n_levels is not None and fanout ** (n_levels - 1) > 2**52:
+    # fanout >= 2: more than 53 levels exceed 2^52 without computing a huge power (a hang)
+    if n_levels is not None and (n_levels > 53 or fanout ** (n_levels - 1) > 2**52):
         raise ConfigError(f"levels: {n_levels} levels of fanout {fanout} is too many")
     start_ = _number_param("start", start)
     bottom_ = _number_param("bottom", bottom)
@@ -284,6 +285,14 @@ def interval_hierarchy(
         and all(float(p).is_integer() and abs(p) < 2.0**53 for p in params)
     )
 
+    # interval numbers (value / width) must stay exact in float64 and within int64
+    magnitude = max([float(np.abs(x[inside]).max()) if inside.any() else 0.0]
+                    + [abs(p) for p in (start_, bottom_) if p is not None])  # fmt: skip
+    if magnitude / width_ > 2.0**52:
+        raise ConfigError(
+            f"width: {width!r} is too small for values as large as {_fmt(magnitude)} (more than "
+            "2^52 widths from 0); use a larger width"
+        )
     if start_ is None:
         if bottom_ is not None:
             start_ = bottom_
@@ -305,6 +314,13 @@ def interval_hierarchy(
     k = np.floor((xi - anchor) / width_)
     k = np.where(xi < bound(k), k - 1, k)
     k = np.where(xi >= bound(k + 1), k + 1, k).astype(np.int64)
+    if n_levels is None and k.size and k.min() < 0 <= k.max():
+        # aligned on start, intervals -1 and 0 never merge: levels would be added forever
+        raise ConfigError(
+            f"start ({_fmt(anchor)}) is above the smallest value ({_fmt(float(xi.min()))}), and "
+            "intervals aligned on start never join the values on its two sides; give a start "
+            "at or below the smallest value, or a number of levels"
+        )
 
     def labels(first: np.ndarray, last: np.ndarray) -> np.ndarray:
         """Labels of the intervals [bound(first), bound(last)), clipped to [bottom, top)."""
@@ -328,6 +344,11 @@ def interval_hierarchy(
     j = 1
     while True:
         span = fanout ** (j - 1)
+        if span > 2**52:  # as for levels=N: such bounds are not exact in float64 (nor int64)
+            raise ConfigError(
+                f"fanout: {float(fanout):g} is too large; level {j} would join more than 2^52 "
+                "intervals of the width — use a smaller fanout, or give a number of levels"
+            )
         idx = k // span
         uniq, inverse = np.unique(idx, return_inverse=True)
         names = labels(uniq * span, (uniq + 1) * span)
@@ -415,7 +436,7 @@ def order_hierarchy(
     level = 0
     while True:
         size = sizes[level] if sizes is not None else repeat
-        span *= size
+        span = min(span * size, n)  # a span of n or more is one group: keep it within int64
         group = np.arange(n) // span
         firsts = np.arange(0, n, span)
         lasts = np.minimum(firsts + span, n) - 1
@@ -544,6 +565,11 @@ def date_hierarchy(
     for v in distinct.values:
         try:
             dates.append(datetime.strptime(v, format))
+        except re.error as exc:  # the format repeats a directive (strptime builds a regex)
+            raise ConfigError(
+                f"format {format!r}: not a usable strptime format ({exc}); give each "
+                "directive once, e.g. '%Y-%m-%d'"
+            ) from None
         except ValueError:  # its message quotes the value
             dates.append(None)
     bad = [d is None for d in dates]

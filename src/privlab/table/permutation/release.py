@@ -33,7 +33,7 @@ from privlab.bounds import Bounds, GroupedValues
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InfeasibleError, InputError
 from privlab.io.atomic import atomic_folder
-from privlab.io.delimited import bad_rows
+from privlab.io.delimited import bad_rows, read_parquet
 from privlab.io.outputs import Manifest, Output, check_outputs
 from privlab.table.permutation.partition import Partition, is_ke_anonymous, ke_partition
 from privlab.table.roles import ColumnRoles, assign_roles
@@ -200,23 +200,16 @@ class PermutationRelease:
             raise InputError(f"{meta_path}: missing; {d} is not a permutation release")
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # bad JSON, not UTF-8, a 4300+ digit integer
             raise InputError(f"{meta_path}: not valid JSON ({exc})") from None
-        for key in ("sensitive", "kind", "qi"):
-            if key not in meta:
-                raise InputError(f"{meta_path}: key {key!r} missing")
+        _check_meta(meta, meta_path)
         kind = meta["kind"]
-        if kind not in KINDS:
-            raise InputError(f"{meta_path}: kind {kind!r} is not one of {list(KINDS)}")
         frames = {}
         for name in ("qi", "sa"):
             p = d / f"{name}.parquet"
             if not p.is_file():
                 raise InputError(f"{p}: missing")
-            try:
-                frames[name] = pl.read_parquet(p)
-            except Exception as exc:  # polars raises several error types for bad files
-                raise InputError(f"{p}: cannot be read as Parquet ({exc})") from None
+            frames[name] = read_parquet(p)
         qi_cols = list(meta["qi"])
         insensitive = [str(c) for c in meta.get("insensitive") or []]
         expected_qi = {
@@ -229,7 +222,7 @@ class PermutationRelease:
         release = cls(
             qi=frames["qi"].select(list(expected_qi)),
             sa=frames["sa"].select(list(_SA_COLUMNS[kind])),
-            sensitive=str(meta["sensitive"]),
+            sensitive=meta["sensitive"],
             kind=kind,
             parameters=dict(meta.get("parameters") or {}),
             insensitive=tuple(insensitive),
@@ -251,22 +244,30 @@ class PermutationRelease:
                 raise InputError(f"{path}: column {col!r} has missing values")
             if frame.height and frame[col].min() < 0:
                 raise InputError(f"{path}: column {col!r} has negative ids")
+            if frame.height and frame[col].max() >= self.qi.height:  # bounds the bincounts below
+                raise InputError(
+                    f"{path}: column {col!r} has id {frame[col].max()}, but ids run from 0 to "
+                    f"at most {self.qi.height - 1} in a release of {self.qi.height} rows"
+                )
         tid = self.qi["tuple_id"].to_numpy()
         if tid.size and not np.array_equal(np.sort(tid), np.arange(tid.size)):
             raise InputError(f"{qi_path}: column 'tuple_id' must hold 0..{tid.size - 1} once each")
         sizes = np.bincount(self.qi["group_id"].to_numpy(), minlength=1)
         if self.kind == "numeric":
             for col in ("lo", "hi"):
-                if self.sa[col].null_count() or self.sa[col].is_nan().any():
-                    raise InputError(f"{sa_path}: column {col!r} has missing values")
+                if self.sa[col].null_count() or not self.sa[col].is_finite().all():
+                    raise InputError(f"{sa_path}: column {col!r} has missing or infinite values")
             if (self.sa["lo"] > self.sa["hi"]).any():
                 raise InputError(f"{sa_path}: some row has lo > hi")
             published = np.bincount(self.sa["group_id"].to_numpy(), minlength=sizes.size)
         else:
             if self.sa["value"].null_count() or self.sa["count"].null_count():
                 raise InputError(f"{sa_path}: columns 'value'/'count' have missing values")
-            if (self.sa["count"] < 1).any():
-                raise InputError(f"{sa_path}: column 'count' must be ≥ 1")
+            if ((self.sa["count"] < 1) | (self.sa["count"] > self.qi.height)).any():
+                raise InputError(
+                    f"{sa_path}: column 'count' must be from 1 to the number of rows "
+                    f"({self.qi.height})"
+                )
             published = np.bincount(
                 self.sa["group_id"].to_numpy(),
                 weights=self.sa["count"].to_numpy(),
@@ -289,6 +290,25 @@ def _json_default(obj: Any) -> Any:
     if isinstance(obj, np.ndarray):
         return obj.tolist()
     raise TypeError(f"{type(obj).__name__} is not JSON serializable")
+
+
+def _check_meta(meta: Any, path: Path) -> None:
+    """release.json: an object with a string ``sensitive``, a known ``kind``, ``qi`` a list of
+    column names and ``parameters`` (if any) an object."""
+    if not isinstance(meta, dict):
+        raise InputError(f"{path}: expected a JSON object with keys sensitive, kind and qi")
+    for key in ("sensitive", "kind", "qi"):
+        if key not in meta:
+            raise InputError(f"{path}: key {key!r} missing")
+    if meta["kind"] not in KINDS:
+        raise InputError(f"{path}: kind {meta['kind']!r} is not one of {list(KINDS)}")
+    if not isinstance(meta["sensitive"], str):
+        raise InputError(f"{path}: sensitive must be the sensitive column's name")
+    qi = meta["qi"]
+    if not isinstance(qi, list) or not all(isinstance(c, str) and c not in RESERVED for c in qi):
+        raise InputError(f"{path}: qi must be a list of the quasi-identifier column names")
+    if not isinstance(meta.get("parameters") or {}, dict):
+        raise InputError(f"{path}: parameters must be a JSON object")
 
 
 def _check_columns(frame: pl.DataFrame, expected: dict[str, Any], path: Path) -> None:
