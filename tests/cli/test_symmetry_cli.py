@@ -41,3 +41,55 @@ def test_refine_orbits_on_karate_refine_h_star(graphs):
     assert text.exit_code == 0 and "orbits" in text.stdout
     without = _ok("attack", "refine", graphs[0])
     assert "orbits" not in without and all(r["level"] != "orbits" for r in without["levels"])
+
+
+# ============================================================================ anonymize
+def test_anonymize_ksymmetry_release_and_mapping(graphs, tmp_path):
+    import polars as pl
+
+    from privlab.graph.automorphism import automorphism_orbits
+    from privlab.graph.core import read_graph
+
+    rel, key = tmp_path / "rel.txt", tmp_path / "map.csv"
+    out = _ok("anonymize", graphs[0], "-s", "ksymmetry", "--k", 3, "-o", rel, "--mapping", key,
+              "--seed", 1)  # fmt: skip
+    d = out["details"]
+    release = read_graph(rel).graph
+    assert out["nodes"] == release.n_nodes == 34 + d["nodes_added"]
+    assert out["edges_after"] == release.n_edges == 78 + d["edges_added"]
+    assert d["verified"] and d["min_orbit_after"] >= 3
+    assert automorphism_orbits(release).sizes.min() >= 3  # the definition, on the file
+    m = pl.read_csv(key)
+    assert m.columns == ["release_id", "original", "copy_of"] and m.height == release.n_nodes
+    # every input node once in "original"; each added node names the node it copies instead
+    assert sorted(m["original"].drop_nulls().to_list()) == list(range(34))
+    assert (m["original"].is_null() == m["copy_of"].is_not_null()).all()
+    assert m["copy_of"].drop_nulls().is_in(list(range(34))).all()
+
+
+def test_anonymize_ksymmetry_keep_ids_labels_the_copies(graphs, tmp_path):
+    rel = tmp_path / "rel.txt"
+    _ok("anonymize", graphs[1], "-s", "ksymmetry", "--k", 7, "-o", rel, "--keep-ids")
+    text = rel.read_text()
+    assert "0'1" in text  # the copy of node 0 (cycle and triangles: orbits of 6 → one copy)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-s", "ksymmetry"], "needs --k"),
+        (["-s", "ksymmetry", "--k", "0"], "k = 0"),
+        (["-s", "ksymmetry", "--k", "100000"], "choose a smaller k"),
+    ],
+)
+def test_anonymize_ksymmetry_bad_input(graphs, tmp_path, args, message):
+    result = _run("anonymize", graphs[0], *args, "-o", tmp_path / "o.txt")
+    assert result.exit_code == 2 and message in result.output
+    assert not (tmp_path / "o.txt").exists()
+
+
+def test_pair_refuses_a_node_adding_scheme(graphs, tmp_path):
+    result = _run("pair", graphs[0], "--alpha-v", 1, "--alpha-e", 1, "-s", "ksymmetry", "--k",
+                  2, "-o", tmp_path / "p")  # fmt: skip
+    assert result.exit_code == 2 and "adds nodes" in result.output
+    assert not (tmp_path / "p").exists()

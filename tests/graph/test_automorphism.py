@@ -21,6 +21,7 @@ from privlab.graph.automorphism import (
     is_automorphism,
     is_fixed_point_free,
     orbits_from_generators,
+    twin_classes,
 )
 from privlab.graph.core import Graph
 
@@ -68,7 +69,7 @@ def test_karate_orbits_and_group_size():
     g = Graph.from_networkx(nx.karate_club_graph())
     o = automorphism_orbits(g)
     assert o.group_size == ig.Graph.Famous("Zachary").count_automorphisms()
-    assert all(is_automorphism(g, p) for p in o.generators)
+    assert all(is_automorphism(g, p) for p in o.generators())
     # the candidate sizes under complete knowledge never exceed those under H*
     assert np.all(o.candidate_sizes() <= vertex_refinement(g).candidate_sizes())
 
@@ -82,8 +83,15 @@ def test_orbits_are_exactly_those_of_every_automorphism(g):
     every = ig.Graph(n=g.n_nodes, edges=g.edges().tolist()).get_automorphisms_vf2()
     assert o.group_size == len(every)
     assert _partition(o.orbit) == _partition(orbits_from_generators(g.n_nodes, every))
-    for p in o.generators:
+    gens = o.generators()
+    assert len(gens) == o.n_generators
+    for p in gens:
         assert is_automorphism(g, p)
+    # the lifted generators generate the whole group: same orbits as VF2's full list
+    assert _partition(orbits_from_generators(g.n_nodes, gens)) == _partition(o.orbit)
+    # twins share an orbit, and the quotient is what bliss really saw
+    assert np.array_equal(o.orbit[o.twin_of], o.orbit)
+    assert o.quotient.size == np.unique(o.twin_of).size
 
 
 @settings(max_examples=80, deadline=None)
@@ -107,6 +115,17 @@ def test_orbit_sizes_are_invariant_under_relabelling(g, rnd):
     a, b = automorphism_orbits(g), automorphism_orbits(h)
     assert a.group_size == b.group_size
     assert np.array_equal(b.candidate_sizes()[p], a.candidate_sizes())
+
+
+def test_twin_classes_on_a_hand_checked_graph():
+    # star 0-{1,2,3} (1,2,3 false twins) and a triangle 4,5,6 hanging off 3 by 4 (5,6 true)
+    g = Graph.from_edges(7, [(0, 1), (0, 2), (0, 3), (3, 4), (4, 5), (4, 6), (5, 6)])
+    t = twin_classes(g)
+    assert t.representative.tolist() == [0, 1, 1, 3, 4, 5, 5]
+    assert t.kind.tolist() == [0, 1, 1, 0, 0, 2, 2]
+    o = automorphism_orbits(g)
+    assert _partition(o.orbit) == {frozenset(s) for s in ({0}, {1, 2}, {3}, {4}, {5, 6})}
+    assert o.group_size == 4
 
 
 def test_is_automorphism_and_fixed_point_free_definitions():
