@@ -93,3 +93,37 @@ def test_pair_refuses_a_node_adding_scheme(graphs, tmp_path):
                   2, "-o", tmp_path / "p")  # fmt: skip
     assert result.exit_code == 2 and "adds nodes" in result.output
     assert not (tmp_path / "p").exists()
+
+
+def test_anonymize_kautomorphism_release_and_mapping(graphs, tmp_path):
+    import polars as pl
+
+    from privlab.graph.automorphism import automorphism_orbits
+    from privlab.graph.core import read_graph
+
+    rel, key = tmp_path / "rel.txt", tmp_path / "map.csv"
+    out = _ok("anonymize", graphs[0], "-s", "kautomorphism", "--k", 4, "-o", rel, "--mapping",
+              key, "--method", "degree", "--seed", 2)  # fmt: skip
+    d = out["details"]
+    release = read_graph(rel).graph
+    assert d["table"] == "degree" and d["verified"]
+    assert out["nodes"] == release.n_nodes == 36 == 34 + d["nodes_added"]  # 4·⌈34/4⌉
+    assert out["edges_after"] == release.n_edges == 78 + d["edges_added"] <= 4 * 78
+    assert automorphism_orbits(release).sizes.min() >= 4
+    m = pl.read_csv(key)
+    assert sorted(m["original"].drop_nulls().to_list()) == list(range(34))
+    assert m["original"].null_count() == 2 and m["copy_of"].null_count() == 36  # noise
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-s", "kautomorphism"], "needs --k"),
+        (["-s", "kautomorphism", "--k", "0"], "k = 0"),
+        (["-s", "kautomorphism", "--k", "2", "--method", "metis"], "choose one of"),
+    ],
+)
+def test_anonymize_kautomorphism_bad_input(graphs, tmp_path, args, message):
+    result = _run("anonymize", graphs[0], *args, "-o", tmp_path / "o.txt")
+    assert result.exit_code == 2 and message in result.output
+    assert not (tmp_path / "o.txt").exists()

@@ -106,6 +106,9 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
                "--max-degree, optional --threshold)"),
     "ksymmetry": (graph_symmetry.ksymmetry, "k-symmetry, Wu et al.: orbit copying until every "
                   "automorphism orbit has ≥ k nodes (--k; adds nodes and edges)"),
+    "kautomorphism": (graph_symmetry.kautomorphism, "k-automorphism, Zou et al.'s KM: k−1 "
+                      "fixed-point-free automorphisms by edge copying (--k; --method bfs, degree "
+                      "or random; adds noise nodes and edges)"),
 }
 
 #: Schemes whose release is differentially private: their output states no exact figure of
@@ -184,7 +187,8 @@ Method = Annotated[
     str | None,
     typer.Option(
         "--method",
-        help="kdegree: simultaneous-swap, relaxed or supergraph (default: simultaneous-swap).",
+        help="kdegree: simultaneous-swap, relaxed or supergraph (default: simultaneous-swap); "
+        "kautomorphism: bfs, degree or random (default: bfs).",
     ),
 ]
 Epsilon = Annotated[

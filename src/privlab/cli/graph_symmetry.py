@@ -1,4 +1,4 @@
-"""The symmetry schemes of ``privlab graph anonymize`` (k-symmetry; k-automorphism).
+"""The symmetry schemes of ``privlab graph anonymize`` (k-symmetry, k-automorphism).
 
 Both add nodes to the release.  A runner returns the release with nodes 0..n−1 being the
 input's nodes in reading order, then the added nodes, and puts two arrays in its summary
@@ -6,7 +6,8 @@ that ``anonymize`` takes out before printing it: ``_origin`` (per release node, 
 node it is, or −1 for an added node) and ``_copy_of`` (per release node, the input node it
 duplicates, or −1 for a node that duplicates none).  The secret ``--mapping`` then has the
 columns release_id, original (empty for an added node) and copy_of (the original node an
-added node copies; empty when it copies none).
+added node copies — k-symmetry's copies; empty for k-automorphism's noise nodes, which copy
+none).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 from privlab.graph.core import Graph
 
 #: Schemes whose release has more nodes than the input (graph pair cannot use them).
-NODE_ADDING_SCHEMES = frozenset({"ksymmetry"})
+NODE_ADDING_SCHEMES = frozenset({"ksymmetry", "kautomorphism"})
 
 
 def ksymmetry(graph: Graph, opts: dict[str, Any], seed: Any) -> tuple[Graph, dict[str, Any]]:
@@ -31,6 +32,22 @@ def ksymmetry(graph: Graph, opts: dict[str, Any], seed: Any) -> tuple[Graph, dic
     origin = np.where(np.arange(result.graph.n_nodes) < n, result.copy_of, -1)
     copy_of = np.where(origin < 0, result.copy_of, -1)
     return result.graph, {**result.to_dict(), "_origin": origin, "_copy_of": copy_of}
+
+
+def kautomorphism(graph: Graph, opts: dict[str, Any], seed: Any) -> tuple[Graph, dict[str, Any]]:
+    """k-automorphism, the KM construction (:mod:`privlab.graph.anonymize.kautomorphism`);
+    ``--method`` picks how the alignment table is filled (bfs, degree or random)."""
+    from privlab.cli.graph import _need
+    from privlab.graph.anonymize.kautomorphism import TABLES, kautomorphism_anonymize
+    from privlab.validate import check_choice
+
+    table = check_choice(opts.get("method") or "bfs", "--method (kautomorphism)", TABLES)
+    result = kautomorphism_anonymize(graph, _need(opts, "k", "kautomorphism"), table=table,
+                                     seed=seed)  # fmt: skip
+    n, total = graph.n_nodes, result.graph.n_nodes
+    origin = np.where(np.arange(total) < n, np.arange(total), -1)
+    return result.graph, {**result.to_dict(), "_origin": origin,
+                          "_copy_of": np.full(total, -1)}  # fmt: skip
 
 
 def mapping_columns(
