@@ -45,7 +45,7 @@ import numpy as np
 
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError
-from privlab.graph.anonymize.ksymmetry import MAX_RELEASE_EDGES
+from privlab.graph.anonymize.ksymmetry import MAX_RELEASE_EDGES, GrowingRelease
 from privlab.graph.automorphism import is_automorphism, is_fixed_point_free
 from privlab.graph.core import Graph, as_graph
 from privlab.validate import check_choice, check_int
@@ -58,7 +58,7 @@ class KAutomorphismInternalError(RuntimeError):
 
 
 @dataclass(frozen=True, eq=False)
-class KAutomorphismResult:
+class KAutomorphismResult(GrowingRelease):
     """A k-automorphic release with its AVT (``row``, ``column`` per release node) and the
     k−1 automorphisms ``automorphisms[t − 1]`` = F_t."""
 
@@ -74,24 +74,12 @@ class KAutomorphismResult:
     seconds: float
     insecure_seed: bool = False
 
-    @property
-    def nodes_added(self) -> int:
-        return self.graph.n_nodes - self.original_nodes
-
-    @property
-    def edges_added(self) -> int:
-        return self.graph.n_edges - self.original_edges
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "scheme": "kautomorphism",
             "k": self.k,
             "table": self.table,
-            "original_nodes": self.original_nodes,
-            "original_edges": self.original_edges,
-            "nodes_added": self.nodes_added,
-            "edges_added": self.edges_added,
-            "edges_removed": 0,
+            **self.growth(),
             "rows": int(self.row.max()) + 1 if self.row.size else 0,
             "verified": self.verified,
             "seconds": self.seconds,

@@ -53,8 +53,34 @@ class KSymmetryInternalError(RuntimeError):
     """The release failed its own definition check (a bug, never a silent wrong release)."""
 
 
+class GrowingRelease:
+    """What a release that only adds nodes and edges reports about its growth (shared by
+    k-symmetry and k-automorphism); needs ``graph``, ``original_nodes``, ``original_edges``."""
+
+    graph: Graph
+    original_nodes: int
+    original_edges: int
+
+    @property
+    def nodes_added(self) -> int:
+        return self.graph.n_nodes - self.original_nodes
+
+    @property
+    def edges_added(self) -> int:
+        return self.graph.n_edges - self.original_edges
+
+    def growth(self) -> dict[str, int]:
+        return {
+            "original_nodes": self.original_nodes,
+            "original_edges": self.original_edges,
+            "nodes_added": self.nodes_added,
+            "edges_added": self.edges_added,
+            "edges_removed": 0,
+        }
+
+
 @dataclass(frozen=True, eq=False)
-class KSymmetryResult:
+class KSymmetryResult(GrowingRelease):
     """A k-symmetric release: ``graph`` (originals first, then copies) and ``copy_of``."""
 
     graph: Graph
@@ -69,23 +95,11 @@ class KSymmetryResult:
     min_orbit_after: int | None
     seconds: float
 
-    @property
-    def nodes_added(self) -> int:
-        return self.graph.n_nodes - self.original_nodes
-
-    @property
-    def edges_added(self) -> int:
-        return self.graph.n_edges - self.original_edges
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "scheme": "ksymmetry",
             "k": self.k,
-            "original_nodes": self.original_nodes,
-            "original_edges": self.original_edges,
-            "nodes_added": self.nodes_added,
-            "edges_added": self.edges_added,
-            "edges_removed": 0,
+            **self.growth(),
             "orbits_before": self.orbits_before,
             "orbits_copied": self.orbits_copied,
             "min_orbit_before": self.min_orbit_before,
@@ -163,4 +177,10 @@ def ksymmetry_anonymize(graph: Graph, k: int, *, verify: bool = True) -> KSymmet
     )  # fmt: skip
 
 
-__all__ = ["MAX_RELEASE_EDGES", "KSymmetryInternalError", "KSymmetryResult", "ksymmetry_anonymize"]
+__all__ = [
+    "MAX_RELEASE_EDGES",
+    "GrowingRelease",
+    "KSymmetryInternalError",
+    "KSymmetryResult",
+    "ksymmetry_anonymize",
+]
