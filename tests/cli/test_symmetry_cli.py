@@ -127,3 +127,31 @@ def test_anonymize_kautomorphism_bad_input(graphs, tmp_path, args, message):
     result = _run("anonymize", graphs[0], *args, "-o", tmp_path / "o.txt")
     assert result.exit_code == 2 and message in result.output
     assert not (tmp_path / "o.txt").exists()
+
+
+def test_anonymize_kisomorphism_release_is_k_disjoint_isomorphic_subgraphs(graphs, tmp_path):
+    import igraph as ig
+
+    from privlab.graph.core import read_graph
+
+    rel = tmp_path / "rel.txt"
+    out = _ok("anonymize", graphs[0], "-s", "kisomorphism", "--k", 3, "-o", rel, "--seed", 4)
+    d = out["details"]
+    release = read_graph(rel).graph
+    assert d["verified"] and out["nodes"] == release.n_nodes == 36
+    assert release.n_edges == 78 - d["edges_removed"] + d["edges_added"] == 3 * d["block_edges"]
+    # the file is relabelled: check the definition on its structure — the k disjoint
+    # isomorphic subgraphs make every isomorphism type of component occur a multiple of 3 times
+    h = ig.Graph(n=release.n_nodes, edges=release.edges().tolist())
+    types: list[list] = []  # [representative component, count]
+    for part in h.connected_components():
+        comp = h.induced_subgraph(part)
+        for t in types:
+            if t[0].vcount() == comp.vcount() and t[0].isomorphic(comp):
+                t[1] += 1
+                break
+        else:
+            types.append([comp, 1])
+    assert all(count % 3 == 0 for _, count in types)
+    bad = _run("anonymize", graphs[0], "-s", "kisomorphism", "-o", tmp_path / "o.txt")
+    assert bad.exit_code == 2 and "needs --k" in bad.output

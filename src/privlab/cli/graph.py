@@ -109,6 +109,9 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
     "kautomorphism": (graph_symmetry.kautomorphism, "k-automorphism, Zou et al.'s KM: k−1 "
                       "fixed-point-free automorphisms by edge copying (--k; --method bfs, degree "
                       "or random; adds noise nodes and edges)"),
+    "kisomorphism": (graph_symmetry.kisomorphism, "k-isomorphism, Cheng et al.: k disjoint "
+                     "isomorphic subgraphs (--k; --method as kautomorphism; removes the edges "
+                     "between them, adds noise nodes and edges)"),
 }
 
 #: Schemes whose release is differentially private: their output states no exact figure of
@@ -188,7 +191,7 @@ Method = Annotated[
     typer.Option(
         "--method",
         help="kdegree: simultaneous-swap, relaxed or supergraph (default: simultaneous-swap); "
-        "kautomorphism: bfs, degree or random (default: bfs).",
+        "kautomorphism, kisomorphism: bfs, degree or random (default: bfs).",
     ),
 ]
 Epsilon = Annotated[

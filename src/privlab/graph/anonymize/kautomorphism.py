@@ -103,20 +103,8 @@ def kautomorphism_anonymize(
     t0 = time.perf_counter()
     rng = secure_generator(seed)
     n, edges = graph.n_nodes, graph.edges()
-    s = -(-n // k)
-    total = s * k
-    if max(total, k * edges.shape[0]) > MAX_RELEASE_EDGES:
-        raise ConfigError(
-            f"k = {k}: the k-automorphic release could have {total:,} nodes and up to "
-            f"{k * edges.shape[0]:,} edges (k·|E|); the limit is {MAX_RELEASE_EDGES:,} of "
-            "each — choose a smaller k"
-        )
-    if table == "random":
-        cells = rng.permutation(total)
-    elif table == "bfs":
-        cells = _bfs_table(graph, k, s, rng)
-    else:
-        cells = _degree_table(graph, k, s, rng)
+    cells = alignment_table(graph, k, table, rng, "k-automorphic")
+    total = cells.size
     row, column = cells // k, cells % k  # of release nodes 0..total−1 (originals first)
     # closure: edge (r1, c1)–(r2, c2) ⇒ (r1, c1 + t)–(r2, c2 + t) for every t
     t = np.arange(k)
@@ -130,12 +118,7 @@ def kautomorphism_anonymize(
     lo, hi = np.minimum(a, b), np.maximum(a, b)
     key = np.unique(lo * max(total, 1) + hi)
     closure = np.stack([key // max(total, 1), key % max(total, 1)], axis=1)
-    labels = None
-    if graph.labels is not None:
-        labels = np.empty(total, dtype=object)
-        labels[:n] = graph.labels.tolist()
-        labels[n:] = [f"noise{i}" for i in range(1, total - n + 1)]
-    release = Graph.from_edges(total, closure, labels=labels)
+    release = Graph.from_edges(total, closure, labels=noise_labels(graph, total))
     autos = np.stack([at[row * k + (column + i) % k] for i in range(1, k)]) if k > 1 else (
         np.zeros((0, total), dtype=np.int64)
     )  # fmt: skip
@@ -145,6 +128,38 @@ def kautomorphism_anonymize(
         release, k, table, n, int(edges.shape[0]), row, column, autos, verify,
         time.perf_counter() - t0, is_insecure_seed(rng),
     )  # fmt: skip
+
+
+def alignment_table(
+    graph: Graph, k: int, table: str, rng: np.random.Generator, what: str
+) -> np.ndarray:
+    """The cell (row·k + column) of each release node 0..k·⌈n/k⌉−1 — the originals, then
+    the noise nodes — filled as ``table`` says (module docstring).  Refuses (ConfigError) a
+    k whose release could exceed :data:`MAX_RELEASE_EDGES` nodes or k·|E| edges."""
+    n, m = graph.n_nodes, graph.n_edges
+    s = -(-n // k)
+    total = s * k
+    if max(total, k * m) > MAX_RELEASE_EDGES:
+        raise ConfigError(
+            f"k = {k}: the {what} release could have {total:,} nodes and up to {k * m:,} "
+            f"edges (k·|E|); the limit is {MAX_RELEASE_EDGES:,} of each — choose a smaller k"
+        )
+    if table == "random":
+        return rng.permutation(total)
+    if table == "bfs":
+        return _bfs_table(graph, k, s, rng)
+    return _degree_table(graph, k, s, rng)
+
+
+def noise_labels(graph: Graph, total: int) -> np.ndarray | None:
+    """Labels of a release with noise nodes: the input's, then ``noise1``, ``noise2``, …"""
+    if graph.labels is None:
+        return None
+    n = graph.n_nodes
+    labels = np.empty(total, dtype=object)
+    labels[:n] = graph.labels.tolist()
+    labels[n:] = [f"noise{i}" for i in range(1, total - n + 1)]
+    return labels
 
 
 def _verify(release: Graph, autos: np.ndarray, k: int) -> None:
@@ -297,5 +312,7 @@ __all__ = [
     "TABLES",
     "KAutomorphismInternalError",
     "KAutomorphismResult",
+    "alignment_table",
     "kautomorphism_anonymize",
+    "noise_labels",
 ]
