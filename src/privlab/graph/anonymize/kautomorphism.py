@@ -97,14 +97,10 @@ def kautomorphism_anonymize(
     draws the table ("random").  ``verify`` checks every F_t against the definition and
     raises :class:`KAutomorphismInternalError` on failure.
     """
-    graph = as_graph(graph, "k-automorphism", undirected=True)
-    k = check_int(k, "k", 1, "every node gets k−1 automorphic stand-ins")
-    check_choice(table, "table", TABLES)
     t0 = time.perf_counter()
-    rng = secure_generator(seed)
-    n, edges = graph.n_nodes, graph.edges()
-    cells = alignment_table(graph, k, table, rng, "k-automorphic")
-    total = cells.size
+    graph, k, rng, cells = prepare_table(graph, k, table, seed, "k-automorphism",
+                                         "every node gets k−1 automorphic stand-ins")  # fmt: skip
+    n, edges, total = graph.n_nodes, graph.edges(), cells.size
     row, column = cells // k, cells % k  # of release nodes 0..total−1 (originals first)
     # closure: edge (r1, c1)–(r2, c2) ⇒ (r1, c1 + t)–(r2, c2 + t) for every t
     t = np.arange(k)
@@ -128,6 +124,18 @@ def kautomorphism_anonymize(
         release, k, table, n, int(edges.shape[0]), row, column, autos, verify,
         time.perf_counter() - t0, is_insecure_seed(rng),
     )  # fmt: skip
+
+
+def prepare_table(
+    graph: Graph, k: int, table: str, seed: Any, what: str, hint: str
+) -> tuple[Graph, int, np.random.Generator, np.ndarray]:
+    """Check the parameters of a scheme on the alignment table and fill the table: the
+    graph (undirected), k, the generator and :func:`alignment_table`'s cells."""
+    graph = as_graph(graph, what, undirected=True)
+    k = check_int(k, "k", 1, hint)
+    check_choice(table, "table", TABLES)
+    rng = secure_generator(seed)
+    return graph, k, rng, alignment_table(graph, k, table, rng, what)
 
 
 def alignment_table(
@@ -315,4 +323,5 @@ __all__ = [
     "alignment_table",
     "kautomorphism_anonymize",
     "noise_labels",
+    "prepare_table",
 ]

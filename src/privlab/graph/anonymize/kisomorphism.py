@@ -35,11 +35,10 @@ from typing import Any
 
 import numpy as np
 
-from privlab.dp.noise import is_insecure_seed, secure_generator
-from privlab.graph.anonymize.kautomorphism import TABLES, alignment_table, noise_labels
+from privlab.dp.noise import is_insecure_seed
+from privlab.graph.anonymize.kautomorphism import noise_labels, prepare_table
 from privlab.graph.anonymize.ksymmetry import GrowingRelease
-from privlab.graph.core import Graph, as_graph
-from privlab.validate import check_choice, check_int
+from privlab.graph.core import Graph
 
 
 class KIsomorphismInternalError(RuntimeError):
@@ -90,14 +89,10 @@ def kisomorphism_anonymize(
     ("random").  ``verify`` checks the definition with igraph and raises
     :class:`KIsomorphismInternalError` on failure.  O(k·m log(k·m)) plus the check.
     """
-    graph = as_graph(graph, "k-isomorphism", undirected=True)
-    k = check_int(k, "k", 1, "the release will be k disjoint isomorphic subgraphs")
-    check_choice(table, "table", TABLES)
     t0 = time.perf_counter()
-    rng = secure_generator(seed)
-    n, edges = graph.n_nodes, graph.edges()
-    cells = alignment_table(graph, k, table, rng, "k-isomorphic")
-    total = cells.size
+    hint = "the release will be k disjoint isomorphic subgraphs"
+    graph, k, rng, cells = prepare_table(graph, k, table, seed, "k-isomorphism", hint)
+    n, edges, total = graph.n_nodes, graph.edges(), cells.size
     row, block = cells // k, cells % k
     inside = block[edges[:, 0]] == block[edges[:, 1]]
     p, q = row[edges[inside, 0]], row[edges[inside, 1]]
