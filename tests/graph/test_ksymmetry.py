@@ -42,6 +42,34 @@ def _check_release(g: Graph, k: int) -> None:
     assert r.edges_added == rel.n_edges - g.n_edges and r.nodes_added == rel.n_nodes - n
 
 
+def _literal_orbit_copying(g: Graph, k: int, copy_of: np.ndarray) -> set[tuple[int, int]]:
+    """The paper's operation, one copy at a time on the current graph: copy a of orbit V gets
+    v^a – w^a for each edge v–w inside V and v^a – x for each current neighbour x ∉ V.
+    Copies are numbered as the scheme numbers them (``copy_of``)."""
+    o = automorphism_orbits(g)
+    adj = {v: {int(x) for x in g.neighbors(v)} for v in range(g.n_nodes)}
+    ids = {v: [v] + [int(c) for c in np.flatnonzero(copy_of == v) if c >= g.n_nodes]
+           for v in range(g.n_nodes)}  # fmt: skip
+    for orbit in range(o.n_orbits):
+        members = [int(v) for v in np.flatnonzero(o.orbit == orbit)]
+        for a in range(1, -(-k // len(members))):
+            for v in members:
+                new = ids[v][a]
+                adj.setdefault(new, set())
+                for x in list(adj[v]):
+                    y = ids[x][a] if x in members else x
+                    adj[new].add(y)
+                    adj.setdefault(y, set()).add(new)
+    return {(min(u, v), max(u, v)) for u in adj for v in adj[u]}
+
+
+@settings(max_examples=40)
+@given(graphs(max_n=9), st.integers(1, 4))
+def test_the_closed_form_is_orbit_copying_one_copy_at_a_time(g, k):
+    r = ksymmetry_anonymize(g, k, verify=False)
+    assert _edge_set(r.graph) == _literal_orbit_copying(g, k, r.copy_of)
+
+
 def test_path_by_hand():
     # path 0-1-2: orbits {0,2} and {1}; k = 2 copies the middle node once
     r = ksymmetry_anonymize(Graph.from_edges(3, [(0, 1), (1, 2)]), 2)
