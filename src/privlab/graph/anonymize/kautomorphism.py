@@ -21,14 +21,22 @@ table; the table only decides how many edges are added.  The closure has one cla
 edges per distinct (row pair, column offset), so |E*| ≤ k·|E| (at most (k−1)·|E| added).
 
 KM fills the table by METIS graph partitioning into blocks and a greedy alignment of the
-blocks by minimum DFS codes.  Here (``table="degree"``, default) the rows are the nodes in
-order of decreasing degree, k at a time (each row holds nodes of like degree, the noise
-nodes go to the last row), and each row's nodes are assigned to columns by an optimal
-assignment (``scipy.optimize.linear_sum_assignment``) that maximizes the number of their
-edges to earlier rows that fall into an edge class already present — edges that cost
-nothing.  ``table="random"`` (a random table) is the baseline.  Either way the release is
-checked against the definition (``verify=True``: each F_t maps E* onto itself and moves
-every node).  O(m·k + s·k³) for the table, O(k·m log(k·m)) for the closure.
+blocks by minimum DFS codes; privlab has no METIS and fills it in one of three ways:
+
+* ``table="bfs"`` (default): k breadth-first searches in lockstep.  A row (x_0 … x_{k−1})
+  spawns rows (y_0 … y_{k−1}) with y_c an unplaced neighbour of x_c (highest degree
+  first), so the k copies of every search-tree edge are original edges; each search starts
+  from k pairwise non-adjacent unplaced nodes of highest degree (k disjoint copies of a
+  graph are thus aligned without an added edge).  O(m log m).
+* ``table="degree"``: rows of k nodes in order of decreasing degree, each row's nodes put in
+  columns by an optimal assignment (``scipy.optimize.linear_sum_assignment``) maximizing
+  their edges to earlier rows that fall into an edge class already present.  O(m·k² + s·k³).
+* ``table="random"``: a uniformly random table, the baseline.
+
+The noise nodes always complete the last row.  Whatever the table, the release is checked
+against the definition (``verify=True``: each F_t maps E* onto itself, moves every node, and
+the images of a node are all different).  O(k·m log(k·m)) for the closure and the check.
+On ca-GrQc (k = 2) the bfs table adds 8 569 edges, the random one 14 471 (of at most 14 484).
 
 **What the release contains.**  Nodes 0..n−1 are the original nodes (same ids and labels),
 nodes n..k·s−1 the noise nodes (labelled ``noise1``, … when the input is labelled); every
@@ -92,9 +100,9 @@ def kautomorphism_anonymize(
 ) -> KAutomorphismResult:
     """Make ``graph`` k-automorphic (Zou, Chen & Özsu, VLDB 2009; module docstring).
 
-    ``table``: how the alignment vertex table is filled ("degree": rows of like degree,
-    columns by optimal assignment; "random").  ``seed`` only breaks ties ("degree") or
-    draws the table ("random").  ``verify`` checks every F_t against the definition and
+    ``table``: how the alignment vertex table is filled (:data:`TABLES`: "bfs", "degree",
+    "random"; module docstring).  ``seed`` only breaks ties ("bfs", "degree") or draws the
+    table ("random").  ``verify`` checks every F_t against the definition and
     raises :class:`KAutomorphismInternalError` on failure.
     """
     t0 = time.perf_counter()
