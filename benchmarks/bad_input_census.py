@@ -509,6 +509,7 @@ def cases() -> list[Case]:
 
     # ---- graph anonymize
     ga = ["graph", "anonymize", "{d}/g.txt", "-s", "rsp", "--fraction", "0.1"]
+    gp_base = ["graph", "pair", "{d}/g.txt", "--alpha-v", "0.5", "--alpha-e", "1"]
     out += _input_cases(
         "graph anonymize",
         lambda p: ["graph", "anonymize", p, "-s", "naive", "-o", "{d}/o.txt"],
@@ -530,6 +531,41 @@ def cases() -> list[Case]:
                                                       "{d}/o.txt"]),
         Case("graph anonymize", "dp-dk2 degree above the bound",
              [*ga[:3], "-s", "dp-dk2", "-e", "1", "--max-degree", "3", "-o", "{d}/o.txt"]),
+        *_options("graph anonymize", ["graph", "anonymize", "{d}/g.txt", "-s", "ksymmetry",
+                                      "-o", "{d}/o.txt"], [
+            ("ksymmetry without k", []), ("ksymmetry k 0", ["--k", "0"]),
+            ("ksymmetry k -3", ["--k", "-3"]), ("ksymmetry k text", ["--k", "two"]),
+            ("ksymmetry k 2.5", ["--k", "2.5"]),
+            ("ksymmetry k huge (release too large)", ["--k", "100000"]),
+            ("ksymmetry --directed", ["--k", "2", "--directed"]),
+            ("ksymmetry --mapping with --keep-ids", ["--k", "2", "--keep-ids", "--mapping",
+                                                     "{d}/m.csv"]),
+        ]),
+        *_options("graph anonymize", ["graph", "anonymize", "{d}/g.txt", "-s",
+                                      "kautomorphism", "-o", "{d}/o.txt"], [
+            ("kautomorphism without k", []), ("kautomorphism k 0", ["--k", "0"]),
+            ("kautomorphism k text", ["--k", "many"]),
+            ("kautomorphism k huge (release too large)", ["--k", "1000000000"]),
+            ("kautomorphism unknown method", ["--k", "2", "--method", "metis"]),
+            ("kautomorphism --directed", ["--k", "2", "--directed"]),
+        ]),
+        *_options("graph anonymize", ["graph", "anonymize", "{d}/g.txt", "-s",
+                                      "kisomorphism", "-o", "{d}/o.txt"], [
+            ("kisomorphism without k", []), ("kisomorphism k 0", ["--k", "0"]),
+            ("kisomorphism k huge (release too large)", ["--k", "1000000000"]),
+            ("kisomorphism unknown method", ["--k", "2", "--method", "gspan"]),
+        ]),
+        Case("graph pair", "a node-adding scheme (kisomorphism)",
+             [*gp_base, "-s", "kisomorphism", "--k", "2", "-o", "{d}/p2"]),
+        Case("graph pair", "a node-adding scheme (kautomorphism)",
+             [*gp_base, "-s", "kautomorphism", "--k", "2", "-o", "{d}/p2"]),
+        Case("graph anonymize", "kautomorphism k 40 > n (valid: noise nodes)",
+             ["graph", "anonymize", "{d}/g.txt", "-s", "kautomorphism", "--k", "40", "-o",
+              "{d}/o.txt"], ok=True),
+        Case("graph pair", "a node-adding scheme (ksymmetry)",
+             [*gp_base, "-s", "ksymmetry", "--k", "2", "-o", "{d}/p2"]),
+        Case("graph anonymize", "ksymmetry k 2 (valid)", ["graph", "anonymize", "{d}/g.txt", "-s",
+             "ksymmetry", "--k", "2", "-o", "{d}/o.txt"], ok=True),
         Case("graph anonymize", "-o - (stdout)", [*ga, "-o", "-"], ok=True),
         Case("graph anonymize", "-o a device (1,3)", [*ga, "-o", "{d}/null"], ok=True,
              setup=_device("null", 3), keeps=_is_device("null"), root_only=True),

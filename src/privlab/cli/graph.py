@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
 import polars as pl
 import typer
 from rich.table import Table
 
+from privlab.cli import graph_symmetry
 from privlab.cli.common import (
     Quiet,
     comma_list,
@@ -104,6 +104,14 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
                 "relaxed or supergraph)"),
     "dp-dk2": (_dp_dk2, "ε-edge-DP synthetic graph from a noisy dK-2 series (--epsilon, "
                "--max-degree, optional --threshold)"),
+    "ksymmetry": (graph_symmetry.ksymmetry, "k-symmetry, Wu et al.: orbit copying until every "
+                  "automorphism orbit has ≥ k nodes (--k; adds nodes and edges)"),
+    "kautomorphism": (graph_symmetry.kautomorphism, "k-automorphism, Zou et al.'s KM: k−1 "
+                      "fixed-point-free automorphisms by edge copying (--k; --method bfs, degree "
+                      "or random; adds noise nodes and edges)"),
+    "kisomorphism": (graph_symmetry.kisomorphism, "k-isomorphism, Cheng et al.: k disjoint "
+                     "isomorphic subgraphs (--k; --method as kautomorphism; removes the edges "
+                     "between them, adds noise nodes and edges)"),
 }
 
 #: Schemes whose release is differentially private: their output states no exact figure of
@@ -182,7 +190,8 @@ Method = Annotated[
     str | None,
     typer.Option(
         "--method",
-        help="kdegree: simultaneous-swap, relaxed or supergraph (default: simultaneous-swap).",
+        help="kdegree: simultaneous-swap, relaxed or supergraph (default: simultaneous-swap); "
+        "kautomorphism, kisomorphism: bfs, degree or random (default: bfs).",
     ),
 ]
 Epsilon = Annotated[
@@ -284,6 +293,7 @@ def anonymize(
     rng = secure_generator(seed)
     with _scheme_progress(name, opts, f"{name}: anonymizing {input}") as progress:
         released, summary = run(read.graph, {**opts, "progress": progress}, rng)
+    added = {key: summary.pop(key) for key in ("_origin", "_copy_of") if key in summary}
     original_labels = read.graph.labels
     if keep_ids:
         final = released
@@ -312,12 +322,11 @@ def anonymize(
         from privlab.io.atomic import atomic_paths
         from privlab.io.delimited import write_table
 
-        originals = original_labels[secret] if original_labels is not None else secret
+        columns = graph_symmetry.mapping_columns(secret, original_labels, added)
         # the release and its secret mapping are published together or not at all
         with atomic_paths([output, mapping]) as (release_path, mapping_path):
             write_graph(released_graph, release_path, header=header, named=output)
-            write_table(pl.DataFrame({"release_id": np.arange(secret.size),
-                                      "original": originals}), mapping_path)  # fmt: skip
+            write_table(pl.DataFrame(columns), mapping_path)
         summary["mapping"] = str(mapping)
     if json_out:
         print_json(summary)
@@ -394,6 +403,11 @@ def pair(
     details: dict[str, Any] = {}
     opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold)
     name = None if scheme is None else _resolve_scheme(scheme)[0]
+    if name in graph_symmetry.NODE_ADDING_SCHEMES:
+        raise ConfigError(
+            f"--scheme {name} adds nodes to the release; a pair needs a scheme that keeps the "
+            f"node set (anonymize with `graph anonymize --scheme {name}` instead)"
+        )
     read = read_input(input)
     with _scheme_progress(name, opts, f"sampling a pair from {read.graph!r}") as progress:
         scheme_fn = None

@@ -293,6 +293,10 @@ def refine(
         help="Only H_i, the refinement at this level (default: every level up to H*).",
     ),
     star: bool = typer.Option(False, "--star", help="Only H*, the fixed point."),
+    orbits: bool = typer.Option(
+        False, "--orbits", help="Also the automorphism orbits (exact, bliss): the candidate "
+        "sets of an adversary with complete structural knowledge, never coarser than H*.",
+    ),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
     quiet: Quiet = False,
 ) -> None:
@@ -301,6 +305,7 @@ def refine(
     An adversary who knows a target's degree (H_1), its neighbours' degrees (H_2), … rules
     out every node that differs; the rest is the candidate set.  Sizes are counted in the
     buckets [1], [2,4], [5,10], [11,20], [21,∞): a size of 1 is a re-identification.
+    With --orbits, one more row: automorphic equivalence (each orbit lies in one H* class).
     """
     from privlab.graph.attacks.refinement import vertex_refinement
 
@@ -334,6 +339,21 @@ def refine(
         "levels": rows,
         "seconds": ref.seconds,
     }
+    if orbits:
+        from privlab.graph.attacks.refinement import bucket_counts
+        from privlab.graph.automorphism import automorphism_orbits
+
+        with spinner(f"automorphism orbits of {read.graph!r} …"):
+            aut = automorphism_orbits(read.graph)
+        payload["orbits"] = aut.to_dict()
+        if ref.complete:  # H* classes holding more than one orbit (0: H* = ≡_A here)
+            star_ids = ref.level(None)
+            pairs = np.unique(np.stack([star_ids, aut.orbit]), axis=1).shape[1]
+            payload["orbits"]["hstar_classes_split"] = int(
+                pairs - np.unique(star_ids).size if star_ids.size else 0
+            )
+        rows.append({"level": "orbits", "is_star": False, "classes": aut.n_orbits,
+                     **bucket_counts(aut.candidate_sizes()).to_dict()})  # fmt: skip
     emit(payload, json_out, _refine_table)
 
 
