@@ -156,4 +156,12 @@ def by_degree(g: Graph, free: np.ndarray) -> np.ndarray:
     return nodes[np.lexsort((nodes, -g.degrees()[nodes]))]
 
 
-__all__ = ["MappingScores", "MatchingResult", "by_degree", "initial_maps", "prepare", "result", "score_mapping"]
+__all__ = [
+    "MappingScores",
+    "MatchingResult",
+    "by_degree",
+    "initial_maps",
+    "prepare",
+    "result",
+    "score_mapping",
+]
