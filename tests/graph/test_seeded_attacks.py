@@ -201,6 +201,8 @@ def test_yg_marks_and_threshold():
         one = percolate(KITE, KITE, IDENTITY_SEEDS, r=1, seed=s)
         assert one_to_one(one.mapping) and set(one.mapping[2:4].tolist()) == {2, 3}
     assert percolate(KITE, KITE, IDENTITY_SEEDS, r=3, seed=0).new_mapped == 0
+    huge = percolate(KITE, KITE, IDENTITY_SEEDS, r=10**30)  # above any degree: seeds only
+    assert huge.mapped == 2 and huge.parameters == {"r": 10**30}
 
 
 def test_yg_twins_are_matched_in_a_random_order():

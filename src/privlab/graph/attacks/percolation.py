@@ -67,6 +67,10 @@ def percolate(
         )
     rng = np.random.default_rng(seed)
     map12, map21 = initial_maps(n1, n2, s)
+    if rr > min(int(g1.degrees().max(initial=0)), int(g2.degrees().max(initial=0))):
+        # a pair has at most min(deg) marks: none can reach r, only the seeds are matched
+        return result(map12, s, tr, method="percolation", rounds=int(s.shape[0]),
+                      seconds=time.perf_counter() - t0, parameters={"r": rr})  # fmt: skip
     marks = np.zeros((n1, n2), dtype=np.uint8 if rr < 255 else np.int64)
     ip1, ix1, ip2, ix2 = g1.indptr, g1.indices, g2.indptr, g2.indices
     pool = _Pool(s[:, 0] * n2 + s[:, 1])
