@@ -177,64 +177,69 @@ def secgraph_order(g: Graph, free: np.ndarray) -> list[int]:
 
 
 class _Window:
-    """The window's witness counts, updated as nodes enter, leave and get matched."""
+    """The two candidate lists and their witness counts, in ``cap`` slots per side.
 
-    def __init__(self, g1: Graph, g2: Graph, map12: np.ndarray, map21: np.ndarray) -> None:
-        self.g1, self.g2, self.map12, self.map21 = g1, g2, map12, map21
-        self.c1: list[int] = []
-        self.c2: list[int] = []
-        self.w = np.zeros((0, 0), dtype=np.int64)
-        self.mark1 = np.zeros(g1.n_nodes, dtype=bool)
-        self.mark2 = np.zeros(g2.n_nodes, dtype=bool)
+    ``w[a, b]`` counts the witnesses of (the node in slot a of G1, the node in slot b of
+    G2), −1 for an empty slot; ``stamp`` is each slot's arrival, so the lists' order (an
+    ArrayList: appended at the end, removed in place) is the order of the stamps."""
 
-    def add(self, u: int | None, v: int | None) -> None:
-        if u is not None:
-            row = _hits(self.g2, self.c2, self.map12[self.g1.neighbors(u)], self.mark2)
-            self.c1.append(u)
-            self.w = np.vstack([self.w, row[None, :]])
-        if v is not None:
-            col = _hits(self.g1, self.c1, self.map21[self.g2.neighbors(v)], self.mark1)
-            self.c2.append(v)
-            self.w = np.hstack([self.w, col[:, None]])
+    def __init__(self, g1: Graph, g2: Graph, map12: np.ndarray, map21: np.ndarray, cap: int):
+        self.g = (g1, g2)
+        self.maps = (map12, map21)
+        self.pos = (np.full(g1.n_nodes, -1, dtype=np.int64), np.full(g2.n_nodes, -1, np.int64))
+        self.node = (np.full(cap, -1, dtype=np.int64), np.full(cap, -1, dtype=np.int64))
+        self.stamp = (np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64))
+        self.free: tuple[list[int], list[int]] = (list(range(cap))[::-1], list(range(cap))[::-1])
+        self.size = [0, 0]
+        self.clock = 0
+        self.w = np.full((cap, cap), -1, dtype=np.int64)
+
+    def add(self, side: int, x: int) -> None:
+        """Append node x of G1 (side 0) or G2 (side 1) to its list."""
+        other = 1 - side
+        slot = self.free[side].pop()
+        self.pos[side][x] = slot
+        self.node[side][slot] = x
+        self.clock += 1
+        self.stamp[side][slot] = self.clock
+        self.size[side] += 1
+        # witnesses against the other list: neighbours of the images of x's mapped neighbours
+        img = self.maps[side][self.g[side].neighbors(x)]
+        img = img[img >= 0]
+        g = self.g[other]
+        from privlab.graph.attacks.propagation import _gather
+
+        at = self.pos[other][_gather(g.indptr, g.indices, img)] if img.size else img
+        counts = np.bincount(at[at >= 0], minlength=self.w.shape[0])
+        counts[self.node[other] < 0] = -1
+        if side == 0:
+            self.w[slot, :] = counts
+        else:
+            self.w[:, slot] = counts
 
     def match_best(self) -> tuple[int, int]:
-        i, j = np.unravel_index(int(np.argmax(self.w)), self.w.shape)  # first maximum
-        u, v = self.c1[i], self.c2[j]
-        self.map12[u] = v
-        self.map21[v] = u
-        self.w = np.delete(np.delete(self.w, i, axis=0), j, axis=1)
-        del self.c1[i], self.c2[j]
-        if self.c1 and self.c2:  # (u, v) now witnesses the window's pairs around it
-            near1 = _members(self.g1.neighbors(u), self.c1, self.mark1)
-            near2 = _members(self.g2.neighbors(v), self.c2, self.mark2)
+        """Match the first pair (in list order) with the most witnesses."""
+        top = self.w.max()
+        a, b = np.nonzero(self.w == top)
+        k = int(np.lexsort((self.stamp[1][b], self.stamp[0][a]))[0])
+        i, j = int(a[k]), int(b[k])
+        u, v = int(self.node[0][i]), int(self.node[1][j])
+        map12, map21 = self.maps
+        map12[u] = v
+        map21[v] = u
+        for side, slot, x in ((0, i, u), (1, j, v)):
+            self.pos[side][x] = -1
+            self.node[side][slot] = -1
+            self.free[side].append(slot)
+            self.size[side] -= 1
+        self.w[i, :] = -1
+        self.w[:, j] = -1
+        near1 = self.pos[0][self.g[0].neighbors(u)]  # (u, v) now witnesses these pairs
+        near2 = self.pos[1][self.g[1].neighbors(v)]
+        near1, near2 = near1[near1 >= 0], near2[near2 >= 0]
+        if near1.size and near2.size:
             self.w[np.ix_(near1, near2)] += 1
         return u, v
-
-
-def _members(nodes: np.ndarray, within: list[int], mark: np.ndarray) -> np.ndarray:
-    """Boolean mask over ``within``: which are in ``nodes`` (``mark``: a clean scratch)."""
-    mark[nodes] = True
-    out = mark[np.asarray(within, dtype=np.int64)]
-    mark[nodes] = False
-    return out
-
-
-def _hits(g: Graph, within: list[int], images: np.ndarray, mark: np.ndarray) -> np.ndarray:
-    """For each node of ``within`` (in g), how many of its neighbours are in ``images``
-    (−1 entries ignored): the witness counts of a new window node against the others."""
-    if not within:
-        return np.zeros(0, dtype=np.int64)
-    from privlab.graph.attacks.propagation import _gather
-
-    nodes = np.asarray(within, dtype=np.int64)
-    images = images[images >= 0]
-    mark[images] = True
-    nb = _gather(g.indptr, g.indices, nodes)
-    lens = g.indptr[nodes + 1] - g.indptr[nodes]
-    rows = np.repeat(np.arange(nodes.size), lens)
-    out = np.bincount(rows[mark[nb]], minlength=nodes.size).astype(np.int64)
-    mark[images] = False
-    return out
 
 
 def _secgraph(g1, g2, s, window, progress):
@@ -242,33 +247,33 @@ def _secgraph(g1, g2, s, window, progress):
     map12, map21 = initial_maps(n1, g2.n_nodes, s)
     l1 = deque(secgraph_order(g1, map12 < 0))
     l2 = deque(secgraph_order(g2, map21 < 0))
-    win = _Window(g1, g2, map12, map21)
+    win = _Window(g1, g2, map12, map21, max(1, min(window, len(l1), len(l2))))
+    size = win.size
     steps = 0
 
-    def fill(limit: int) -> None:
-        while len(win.c1) < limit and l1:
-            win.add(l1.popleft(), None)
-        while len(win.c2) < limit and l2:
-            win.add(None, l2.popleft())
+    def match() -> None:
+        nonlocal steps
+        win.match_best()
+        steps += 1
+        if progress is not None and steps % 256 == 0:
+            progress(int(np.count_nonzero(map12 >= 0)), n1)
 
     while l1 and l2:
-        if len(win.c1) + len(l1) > window and len(win.c2) + len(l2) > window:
-            fill(window)
-            win.match_best()
-            steps += 1
+        if size[0] + len(l1) > window and size[1] + len(l2) > window:
+            while size[0] < window and l1 and l2:
+                win.add(0, l1.popleft())
+                win.add(1, l2.popleft())
+            match()
         else:
             i = 0
             while i < len(l1) and l2:  # SecGraph's loop: moves half of what is left
-                win.add(l1.popleft(), l2.popleft())
+                win.add(0, l1.popleft())
+                win.add(1, l2.popleft())
                 i += 1
-            while win.c1 and win.c2:
-                win.match_best()
-                steps += 1
-        if progress is not None and steps % 256 == 0:
-            progress(int(np.count_nonzero(map12 >= 0)), n1)
-    while win.c1 and win.c2:  # one list ran out (unequal node counts): match the window
-        win.match_best()
-        steps += 1
+            while size[0] and size[1]:
+                match()
+    while size[0] and size[1]:  # one list ran out (unequal node counts): match the window
+        match()
     return map12, steps
 
 
