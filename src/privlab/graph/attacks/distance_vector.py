@@ -12,10 +12,12 @@ the same pair order.  The unmatched nodes of each graph are queued by decreasing
 (ties by lower id).  A *block* takes the first ``block`` nodes of each queue (SecGraph's
 ``-bSize``), scores every pair of them by the cosine similarity of their vectors, and
 solves the assignment maximizing the total similarity (SecGraph: its Hungarian algorithm
-on −cos; here :func:`scipy.optimize.linear_sum_assignment`).  The ``keep`` assigned pairs
-of highest similarity (``-nKeep``) are matched; the other nodes go back to the queue: at
-its end in order of decreasing similarity (``mode="queue"``, SecGraph's ``-am queue``) or at
-its front one by one, so the least similar first (``"stack"``, ``addFirst``).  Blocks
+on −cos; here :func:`scipy.optimize.linear_sum_assignment`, on cosines from exact
+integer-valued dot products, so that ties fall the same way on every machine).  The
+``keep`` assigned pairs of highest similarity (``-nKeep``) are matched; the other nodes go
+back to the queue: at its end in order of decreasing similarity (``mode="queue"``,
+SecGraph's ``-am queue``) or at its front one by one, so the least similar first
+(``"stack"``, ``addFirst``).  Blocks
 repeat until a queue is empty, so every node of the smaller graph is matched (SecGraph's
 m_out = m_tot).  The landmarks are the seeds only: new matches do not become landmarks (as
 in SecGraph).
@@ -24,7 +26,7 @@ A node that cannot reach a seed (another component) has no finite distance to it
 given the graph's largest finite seed distance + 1 there (SecGraph's code fails on such
 graphs).  A vector of zeros cannot occur: seeds are never queued.
 
-Cost: k breadth-first searches, O(k·(n + m)) time and O(k·n) memory; then about
+Cost: k breadth-first searches run together, O(k·m·diameter) time and O(k·n) memory; then about
 n / keep blocks of O(block³) each (the assignment) — O(n·block³ / keep) in all.
 """
 
@@ -63,8 +65,6 @@ def distance_vector(
     :func:`~privlab.graph.attacks.propagation.propagate`.  ``rounds`` in the result: the
     blocks solved.  ``progress(done, total)``: G1 nodes mapped of |V1|, every 16 blocks.
     """
-    from scipy.optimize import linear_sum_assignment
-
     t0 = time.perf_counter()
     b = check_int(block, "block", 1, "the nodes per side of one assignment, SecGraph's -bSize")
     k = check_int(keep, "keep", 1, "the pairs matched per block, SecGraph's -nKeep")
@@ -76,15 +76,30 @@ def distance_vector(
     g1, g2, s, tr = prepare(g1, g2, seeds, truth, "distance vector")
     n1 = g1.n_nodes
     map12, map21 = initial_maps(n1, g2.n_nodes, s)
-    x1 = _unit_vectors(g1, s[:, 0])
-    x2 = _unit_vectors(g2, s[:, 1])
+    d1 = seed_distances(g1, s[:, 0]).astype(np.float64)  # small integers: exact products
+    d2 = seed_distances(g2, s[:, 1]).astype(np.float64)
+    n1sq, n2sq = np.sqrt((d1 * d1).sum(axis=1)), np.sqrt((d2 * d2).sum(axis=1))
     q1 = deque(by_degree(g1, map12 < 0).tolist())
     q2 = deque(by_degree(g2, map21 < 0).tolist())
+    with _one_blas_thread():  # small products: threads only add contention
+        blocks = _blocks(d1, d2, n1sq, n2sq, q1, q2, map12, map21, b, k, mode, progress)
+    params = {"block": b, "keep": k, "mode": mode}
+    return result(map12, s, tr, method="distance-vector", rounds=blocks,
+                  seconds=time.perf_counter() - t0, parameters=params)  # fmt: skip
+
+
+def _blocks(d1, d2, n1sq, n2sq, q1, q2, map12, map21, b, k, mode, progress) -> int:
+    """Solve blocks until a queue is empty; the number of blocks."""
+    from scipy.optimize import linear_sum_assignment
+
+    n1 = map12.size
     blocks = 0
     while q1 and q2:
         c1 = np.array([q1.popleft() for _ in range(min(b, len(q1)))], dtype=np.int64)
         c2 = np.array([q2.popleft() for _ in range(min(b, len(q2)))], dtype=np.int64)
-        sim = x1[c1] @ x2[c2].T
+        # integer-valued dot products are exact in any summation order (< 2^53), so ties
+        # fall the same way on every machine and thread count
+        sim = (d1[c1] @ d2[c2].T) / np.outer(n1sq[c1], n2sq[c2])
         r, c = linear_sum_assignment(sim, maximize=True)
         order = np.argsort(-sim[r, c], kind="stable")
         r, c = r[order], c[order]
@@ -101,28 +116,40 @@ def distance_vector(
         blocks += 1
         if progress is not None and blocks % 16 == 0:
             progress(int(np.count_nonzero(map12 >= 0)), n1)
-    params = {"block": b, "keep": k, "mode": mode}
-    return result(map12, s, tr, method="distance-vector", rounds=blocks,
-                  seconds=time.perf_counter() - t0, parameters=params)  # fmt: skip
+    return blocks
+
+
+def _one_blas_thread():
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
+        import contextlib
+
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def seed_distances(g: Graph, landmarks: np.ndarray) -> np.ndarray:
-    """(n × k) hop distances from every node to each landmark; unreachable: the largest
-    finite distance + 1.  k breadth-first searches, O(k·(n + m))."""
-    from scipy.sparse.csgraph import shortest_path
-
-    d = shortest_path(g.to_scipy(), method="D", unweighted=True, indices=landmarks)
-    finite = np.isfinite(d)
-    fill = (d[finite].max(initial=0.0) if finite.any() else 0.0) + 1.0
-    d[~finite] = fill
-    return d.T
-
-
-def _unit_vectors(g: Graph, landmarks: np.ndarray) -> np.ndarray:
-    d = seed_distances(g, landmarks)
-    norm = np.linalg.norm(d, axis=1, keepdims=True)
-    norm[norm == 0] = 1.0  # the landmarks themselves (never queued)
-    return d / norm
+    """(n × k) int64 hop distances from every node to each landmark; unreachable: the
+    largest finite distance + 1.  All k breadth-first searches at once, level by level
+    (one sparse × dense product per level): O(m·k·diameter) time, O(n·k) memory."""
+    a = g.to_scipy().tocsr().astype(np.float32)
+    n, k = g.n_nodes, int(landmarks.size)
+    dist = np.full((n, k), -1, dtype=np.int64)
+    cols = np.arange(k)
+    dist[landmarks, cols] = 0
+    front = np.zeros((n, k), dtype=np.float32)
+    front[landmarks, cols] = 1.0
+    level = 0
+    while True:
+        level += 1
+        reached = (a @ front > 0) & (dist < 0)
+        if not reached.any():
+            break
+        dist[reached] = level
+        front = reached.astype(np.float32)
+    dist[dist < 0] = dist.max(initial=0) + 1
+    return dist
 
 
 __all__ = ["MODES", "distance_vector", "seed_distances"]
