@@ -272,3 +272,96 @@ def test_yg_percolates_through_an_identical_sparse_graph():
 def test_bad_input_is_refused_with_the_parameter_named(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# ============================================================================ literal loops
+def _score(g1, g2, m12, u, v):
+    return sum(1 for w in g1.neighbors(u).tolist()
+               if m12.get(w, -1) >= 0 and g2.has_edge(m12[w], v))  # fmt: skip
+
+
+def kl_paper_loops(g1, g2, seeds, t):
+    """Algorithm 1 as nested loops over every eligible pair, sweeps until stable."""
+    m12 = {int(a): int(b) for a, b in seeds}
+    d1, d2 = g1.degrees(), g2.degrees()
+    top = int(max(d1.max(initial=0), d2.max(initial=0)))
+    while True:
+        before = len(m12)
+        for j in range(top.bit_length() - 1, 0, -1):
+            taken = set(m12.values())
+            e1 = [u for u in range(g1.n_nodes) if u not in m12 and d1[u] >= 2**j]
+            e2 = [v for v in range(g2.n_nodes) if v not in taken and d2[v] >= 2**j]
+            sc = {(u, v): _score(g1, g2, m12, u, v) for u in e1 for v in e2}
+            new = []
+            for (u, v), x in sc.items():
+                if x < t:
+                    continue
+                rivals = [y for (a, b), y in sc.items() if (a == u or b == v) and (a, b) != (u, v)]
+                if all(y < x for y in rivals):  # the strict best pair of u and of v
+                    new.append((u, v))
+            m12.update(new)
+        if len(m12) == before:
+            break
+    out = np.full(g1.n_nodes, -1, dtype=np.int64)
+    for a, b in m12.items():
+        out[a] = b
+    return out
+
+
+def kl_secgraph_loops(g1, g2, seeds, window):
+    """SecGraph's UserMatching as written: lists, a window, the half-moving loop."""
+    m12 = {int(a): int(b) for a, b in seeds}
+    l1 = secgraph_order(g1, np.isin(np.arange(g1.n_nodes), seeds[:, 0], invert=True))
+    l2 = secgraph_order(g2, np.isin(np.arange(g2.n_nodes), seeds[:, 1], invert=True))
+    c1, c2 = [], []
+
+    def best():
+        top, pick = -1, None
+        for u in c1:
+            for v in c2:
+                x = _score(g1, g2, m12, u, v)
+                if x > top:
+                    top, pick = x, (u, v)
+        m12[pick[0]] = pick[1]
+        c1.remove(pick[0])
+        c2.remove(pick[1])
+
+    while l1 and l2:
+        if len(c1) + len(l1) > window and len(c2) + len(l2) > window:
+            while len(c1) < window and l1 and l2:
+                c1.append(l1.pop(0))
+                c2.append(l2.pop(0))
+            best()
+        else:
+            i = 0
+            while i < len(l1) and l2:
+                c1.append(l1.pop(0))
+                c2.append(l2.pop(0))
+                i += 1
+            while c1 and c2:
+                best()
+    while c1 and c2:
+        best()
+    out = np.full(g1.n_nodes, -1, dtype=np.int64)
+    for a, b in m12.items():
+        out[a] = b
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(3, 30), p=st.floats(0.1, 0.6), seed=st.integers(0, 10**6),
+       t=st.integers(1, 3), w=st.integers(1, 8), identical=st.booleans())  # fmt: skip
+def test_kl_equals_the_literal_loops(n, p, seed, t, w, identical):
+    g = gnp(n, p, seed)
+    if identical:
+        g1, g2 = g, g
+        seeds = top_degree_seeds(g, np.arange(n), min(3, n))
+    else:
+        pair = sample_pair(g, 0.8, 0.7, seed=seed)
+        g1, g2 = pair.aux, pair.san
+        known = np.flatnonzero(pair.truth_array() >= 0)
+        seeds = top_degree_seeds(g1, pair, min(3, known.size))
+    paper = reconcile(g1, g2, seeds, threshold=t)
+    np.testing.assert_array_equal(paper.mapping, kl_paper_loops(g1, g2, seeds, t))
+    sg = reconcile(g1, g2, seeds, variant="secgraph", window=w)
+    np.testing.assert_array_equal(sg.mapping, kl_secgraph_loops(g1, g2, seeds, w))
