@@ -83,7 +83,7 @@ def java(classes: Path, work: Path, cls: str, args: list[str]) -> tuple[dict, fl
         a = line.split()
         if len(a) == 2 and all(x.lstrip("-").isdigit() for x in a):
             out[int(a[0])] = int(a[1])
-    if cls.endswith("DV"):  # DV writes the seeds, then G2 node → G1 node
+    if cls.endswith("DV"):  # DV writes the seeds, then G2 node → G1 node (identity seeds here)
         out = {v: k for k, v in out.items()}
     return out, wall, cpu, after.ru_maxrss / 1024
 

@@ -10,6 +10,8 @@ table or ``--json`` on stdout.
 * ``active`` — Backstrom et al.'s sybil attack (:mod:`privlab.graph.attacks.active`)
 * ``propagate`` — Narayanan–Shmatikov propagation on a folder written by ``privlab graph
   pair`` (:mod:`privlab.graph.attacks.propagation`)
+* ``kl``, ``dv``, ``yg`` — the other seed-based matching attacks, in
+  :mod:`privlab.cli.graph_seeded` (same seeding options: :func:`seeded_inputs`)
 
 To add an attack, write one more ``@attack_app.command()`` function here (decorated with
 :func:`~privlab.cli.common.exits_on_bad_input`), using :func:`read_input`, :func:`emit` and,

@@ -14,6 +14,11 @@ in G1 and j′ ~ j in G2 gets one mark, and a pair reaching r marks (``r``, the 
 threshold; 2 by default) joins A.  The attack stops when A is empty.  So a pair is matched
 only with r matched neighbour pairs behind it, in a random order.
 
+SecGraph's ``deAnonymize.Percolation`` is not this: it matches a pair the moment its count
+*exceeds* its ``-nKeep`` while marks are being spread (and stops spreading that node's), and
+draws with an unseeded ``java.util.Random``; privlab follows the paper
+(docs/graph/seeded-attacks.md).
+
 Cost: using [i, j] costs O(deg₁(i)·deg₂(j)); in all O(Σ over used pairs of deg₁·deg₂)
 time.  The marks are a dense |V1| × |V2| table of small counters (one byte each while
 r < 255: a count stops at r), so memory is |V1|·|V2| bytes; graphs whose product exceeds
