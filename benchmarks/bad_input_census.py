@@ -54,7 +54,8 @@ ENTRY_POINTS = (
     "table query", "dp release", "dp params", "dp safe-kanon", "graph anonymize",
     "graph pair", "graph utility", "graph attack refine", "graph attack h1-risk",
     "graph attack subgraph", "graph attack active", "graph attack propagate",
-    "graph attack learned", "audit", "report", "bench", "demo",
+    "graph attack kl", "graph attack dv", "graph attack yg", "graph attack learned",
+    "audit", "report", "bench", "demo",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -641,6 +642,31 @@ def cases() -> list[Case]:
         ("-o a foreign folder", ["--seeds", "3", "-o", "{d}/mine"]),
         ("-o - with --json", ["--seeds", "3", "-o", "-", "--json"]),
     ])  # fmt: skip
+    seeded_options = {  # the seed-based matching attacks: propagate's options, plus their own
+        "kl": [("threshold 0", ["--threshold", "0"]), ("threshold text", ["--threshold", "two"]),
+               ("iterations 0", ["--iterations", "0"]), ("unknown variant", ["--variant", "x"]),
+               ("window 0", ["--variant", "secgraph", "--window", "0"])],
+        "dv": [("block 0", ["--block", "0"]), ("keep 0", ["--keep", "0"]),
+               ("keep above block", ["--block", "5", "--keep", "6"]),
+               ("unknown mode", ["--mode", "heap"]), ("block text", ["--block", "ten"])],
+        "yg": [("r 0", ["--r", "0"]), ("r negative", ["--r", "-2"]), ("r text", ["--r", "two"]),
+               ("seed text", ["--seed", "x"]), ("r nan", ["--r", "nan"])],
+    }
+    for name, own in seeded_options.items():
+        cmd = f"graph attack {name}"
+        base = ["graph", "attack", name, "{d}/pair", "--seeds", "5"]
+        out += pair_cases(cmd, base)
+        out += _options(cmd, base[:4], [
+            ("no seeding", []), ("two seedings", ["--seeds", "3", "--discover", "3"]),
+            ("seeds 0", ["--seeds", "0"]),
+            ("seeds file missing", ["--seeds-file", "{d}/nope.csv"]),
+            ("seeds file of unknown nodes", ["--seeds-file", "{d}/s.csv"]),
+            ("-o PAIR/truth.csv", ["--seeds", "3", "-o", "{d}/pair/truth.csv"]),
+            ("-o the pair folder itself", ["--seeds", "3", "-o", "{d}/pair"]),
+            ("-o a foreign folder", ["--seeds", "3", "-o", "{d}/mine"]),
+            ("-o - with --json", ["--seeds", "3", "-o", "-", "--json"]),
+            *[(label, ["--seeds", "3", *extra]) for label, extra in own],
+        ])  # fmt: skip
     learned = ["graph", "attack", "learned", "{d}/pair", "--seed", "1"]
     out += pair_cases("graph attack learned", learned)
     out += _options("graph attack learned", learned, [
@@ -752,8 +778,8 @@ def cases() -> list[Case]:
         ("seed text", ["--seed", "x"]),
     ])  # fmt: skip
     late = {
-        ("graph attack propagate", "seeds file of unknown nodes"):
-            _write("s.csv", "aux,san\n999,1000\n"),
+        **{(f"graph attack {name}", "seeds file of unknown nodes"):
+           _write("s.csv", "aux,san\n999,1000\n") for name in ("propagate", *seeded_options)},
         ("demo", "-o in a read-only folder"): _read_only("ro"),
     }  # fmt: skip
     for case in out:

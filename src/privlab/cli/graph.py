@@ -40,6 +40,7 @@ from privlab.cli.graph_attack import (
     read_input,
     write_pair_dir,
 )
+from privlab.cli.graph_seeded import kl as _kl  # noqa: F401  (registers kl, dv, yg)
 from privlab.errors import ConfigError
 from privlab.graph.core import Graph, read_graph, write_graph
 from privlab.io.outputs import Output, is_stdout

@@ -10,6 +10,8 @@ table or ``--json`` on stdout.
 * ``active`` — Backstrom et al.'s sybil attack (:mod:`privlab.graph.attacks.active`)
 * ``propagate`` — Narayanan–Shmatikov propagation on a folder written by ``privlab graph
   pair`` (:mod:`privlab.graph.attacks.propagation`)
+* ``kl``, ``dv``, ``yg`` — the other seed-based matching attacks, in
+  :mod:`privlab.cli.graph_seeded` (same seeding options: :func:`seeded_inputs`)
 
 To add an attack, write one more ``@attack_app.command()`` function here (decorated with
 :func:`~privlab.cli.common.exits_on_bad_input`), using :func:`read_input`, :func:`emit` and,
@@ -545,45 +547,41 @@ def active(
          "statuses")))  # fmt: skip
 
 
-# ============================================================================ propagate
-@attack_app.command()
-@exits_on_bad_input
-def propagate(
-    pair_dir: Path = typer.Argument(..., help="A folder written by `privlab graph pair`."),
-    seeds: int | None = typer.Option(
-        None,
-        "--seeds",
-        min=1,
-        help="Seed with the N top-degree aux nodes and their true match (give this, "
-        "--seeds-file or --discover).",
-    ),
-    seeds_file: Path | None = typer.Option(
-        None, "--seeds-file", help="Seed pairs from a CSV with columns aux,san."
-    ),
-    discover: int | None = typer.Option(
-        None, "--discover", min=1, help="Find N seeds by matching the top-degree nodes."
-    ),
-    theta: float = typer.Option(
-        0.1, "--theta", min=0.0, help="Eccentricity threshold θ ≥ 0 (higher: fewer, surer)."
-    ),
-    output: Path | None = typer.Option(
-        None,
-        "--output",
-        "-o",
-        help="Write the mapping found (CSV aux,san) here; - for stdout (default: the "
-        "summary only).",
-    ),
-    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
-    quiet: Quiet = False,
-) -> None:
-    """Narayanan–Shmatikov seed-and-propagate de-anonymization of the sanitized graph.
+# ============================================================================ seeded attacks
+#: What every seed-based attack on a pair folder takes (propagate, kl, dv, yg).
+PAIR_DIR_ARG = typer.Argument(..., help="A folder written by `privlab graph pair`.")
+SEEDS_OPT = typer.Option(
+    None,
+    "--seeds",
+    min=1,
+    help="Seed with the N top-degree aux nodes and their true match (give this, "
+    "--seeds-file or --discover).",
+)
+SEEDS_FILE_OPT = typer.Option(
+    None, "--seeds-file", help="Seed pairs from a CSV with columns aux,san."
+)
+DISCOVER_OPT = typer.Option(
+    None, "--discover", min=1, help="Find N seeds by matching the top-degree nodes."
+)
+MAPPING_OUT_OPT = typer.Option(
+    None,
+    "--output",
+    "-o",
+    help="Write the mapping found (CSV aux,san) here; - for stdout (default: the summary only).",
+)
 
-    Starting from the seed pairs, every aux node is matched to the sanitized node its mapped
-    neighbours point to, when that match stands out (eccentricity ≥ θ) both ways.  The
-    result is scored against truth.csv.
-    """
+
+def seeded_inputs(
+    pair_dir: Path,
+    seeds: int | None,
+    seeds_file: Path | None,
+    discover: int | None,
+    output: Path | None,
+    json_out: bool,
+) -> tuple[PairFolder, np.ndarray, dict[str, Any]]:
+    """Check the seeding options and the output, read the pair folder, make the seeds:
+    (pair, (k × 2) seed pairs, the ``seeding`` summary of the payload)."""
     from privlab.graph.attacks.propagation import discover_seeds, top_degree_seeds
-    from privlab.graph.attacks.propagation import propagate as run_propagation
 
     given = [name for name, v in (("--seeds", seeds), ("--seeds-file", seeds_file),
                                   ("--discover", discover)) if v is not None]  # fmt: skip
@@ -613,18 +611,52 @@ def propagate(
         seeding = {"kind": "discovered", **found.to_dict()}
     seeding["seeds"] = int(seed_pairs.shape[0])
     seeding["seeds_correct"] = int((truth[seed_pairs[:, 0]] == seed_pairs[:, 1]).sum())
+    return pair, seed_pairs, seeding
+
+
+def write_mapping(pairs: np.ndarray, output: Path | None, payload: dict[str, Any]) -> None:
+    """With ``-o``: the (aux, san) pairs as CSV aux,san, and its name in the payload."""
+    if output is None:
+        return
+    from privlab.io.delimited import write_table
+
+    write_table(pl.DataFrame({"aux": pairs[:, 0], "san": pairs[:, 1]}), output)
+    payload["output"] = str(output)
+
+
+# ============================================================================ propagate
+@attack_app.command()
+@exits_on_bad_input
+def propagate(
+    pair_dir: Path = PAIR_DIR_ARG,
+    seeds: int | None = SEEDS_OPT,
+    seeds_file: Path | None = SEEDS_FILE_OPT,
+    discover: int | None = DISCOVER_OPT,
+    theta: float = typer.Option(
+        0.1, "--theta", min=0.0, help="Eccentricity threshold θ ≥ 0 (higher: fewer, surer)."
+    ),
+    output: Path | None = MAPPING_OUT_OPT,
+    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+    quiet: Quiet = False,
+) -> None:
+    """Narayanan–Shmatikov seed-and-propagate de-anonymization of the sanitized graph.
+
+    Starting from the seed pairs, every aux node is matched to the sanitized node its mapped
+    neighbours point to, when that match stands out (eccentricity ≥ θ) both ways.  The
+    result is scored against truth.csv.
+    """
+    from privlab.graph.attacks.propagation import propagate as run_propagation
+
+    pair, seed_pairs, seeding = seeded_inputs(pair_dir, seeds, seeds_file, discover, output,
+                                              json_out)  # fmt: skip
+    truth = pair.truth_array()
     what = f"propagating from {seed_pairs.shape[0]} seeds"
     with progress_bar(what, unit="aux nodes mapped") as progress:
         result = run_propagation(
             pair.aux, pair.san, seed_pairs, theta, truth=truth, progress=progress
         )
     payload = {"pair": str(pair_dir), "seeding": seeding, **result.to_dict()}
-    if output is not None:
-        from privlab.io.delimited import write_table
-
-        mapped = result.pairs()
-        write_table(pl.DataFrame({"aux": mapped[:, 0], "san": mapped[:, 1]}), output)
-        payload["output"] = str(output)
+    write_mapping(result.pairs(), output, payload)
     emit(payload, json_out, lambda p: _summary_table(
         f"{p['pair']}: propagation from {p['seeding']['seeds']} {p['seeding']['kind']} seeds",
         p, ("theta", "mapped", "correct", "true_pairs", "accuracy", "coverage", "passes",

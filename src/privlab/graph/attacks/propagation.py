@@ -48,13 +48,14 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError, InputError
+from privlab.graph.attacks.seeded import MappingScores, score_mapping
 from privlab.graph.core import Graph, as_graph
 from privlab.progress import ProgressFn
 
 
 # ============================================================================ results
 @dataclass(frozen=True)
-class PropagationResult:
+class PropagationResult(MappingScores):
     """The mapping found and how good it is.
 
     ``mapping[l]`` is the G2 node matched to G1 node l, or −1.  ``mapped`` and ``correct``
@@ -73,31 +74,6 @@ class PropagationResult:
     correct: int | None = None
     new_correct: int | None = None
     n_true: int | None = None
-
-    @property
-    def mapped(self) -> int:
-        return int((self.mapping >= 0).sum())
-
-    @property
-    def new_mapped(self) -> int:
-        return self.mapped - int(self.seeds.shape[0])
-
-    @property
-    def accuracy(self) -> float | None:
-        if self.correct is None:
-            return None
-        return self.correct / self.mapped if self.mapped else 0.0
-
-    @property
-    def coverage(self) -> float | None:
-        if self.correct is None or not self.n_true:
-            return None
-        return self.correct / self.n_true
-
-    def pairs(self) -> np.ndarray:
-        """(mapped × 2) int64 array of (G1 node, G2 node), by G1 node."""
-        left = np.flatnonzero(self.mapping >= 0)
-        return np.stack([left, self.mapping[left]], axis=1)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -585,14 +561,7 @@ def _truth_array(truth: Any, n1: int, n2: int | None) -> np.ndarray:
 
 
 def _result(mapping, seeds, theta, passes, seconds, method, scored, truth) -> PropagationResult:
-    correct = new_correct = n_true = None
-    if truth is not None:
-        hit = (mapping >= 0) & (mapping == truth)
-        correct = int(hit.sum())
-        is_seed = np.zeros(mapping.size, dtype=bool)
-        is_seed[seeds[:, 0]] = True
-        new_correct = int((hit & ~is_seed).sum())
-        n_true = int((truth >= 0).sum())
+    correct, new_correct, n_true = score_mapping(mapping, seeds, truth)
     return PropagationResult(
         mapping, seeds, theta, passes, seconds, method, scored, correct, new_correct, n_true
     )

@@ -1,0 +1,148 @@
+"""Percolation graph matching (YG): a pair with r marks from matched neighbour pairs is matched.
+
+Source: Yartseva & Grossglauser, *On the performance of percolation graph matching*, COSN
+2013, Algorithm 1 (PGM), cited by seed 004 §2.13 (Sharad's thesis L401 and its Table 5.9
+row YG).  The conflict rule (a pair whose node is already matched is dropped) is the one of
+the practical PGM of Kazemi, Hassani & Grossglauser (PVLDB 8(10), 2015), which the
+COSN paper's analysis leaves out (there, conflicting pairs are rare enough to ignore).
+
+The rule.  The matching M starts as the seeds; a pool A of pairs to *use* starts as the
+seeds too.  While A is not empty: draw a pair [i, j] of A uniformly at random (``seed``);
+if it is not a seed and i or j is already matched, drop it; otherwise match it (seeds are
+matched from the start) and *use* it: every pair [i′, j′] of unmatched nodes with i′ ~ i
+in G1 and j′ ~ j in G2 gets one mark, and a pair reaching r marks (``r``, the paper's
+threshold; 2 by default) joins A.  The attack stops when A is empty.  So a pair is matched
+only with r matched neighbour pairs behind it, in a random order.
+
+SecGraph's ``deAnonymize.Percolation`` is not this: it matches a pair the moment its count
+*exceeds* its ``-nKeep`` while marks are being spread (and stops spreading that node's), and
+draws with an unseeded ``java.util.Random``; privlab follows the paper
+(docs/graph/seeded-attacks.md).
+
+Cost: using [i, j] costs O(deg₁(i)·deg₂(j)); in all O(Σ over used pairs of deg₁·deg₂)
+time.  The marks are a dense |V1| × |V2| table of small counters (one byte each while
+r < 255: a count stops at r), so memory is |V1|·|V2| bytes; graphs whose product exceeds
+``max_cells`` are refused with an InputError rather than exhausting memory.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from privlab.errors import InputError
+from privlab.graph.attacks.seeded import MatchingResult, initial_maps, prepare, result
+from privlab.graph.core import Graph
+from privlab.progress import ProgressFn
+from privlab.validate import check_int
+
+MAX_CELLS = 400_000_000
+
+
+def percolate(
+    g1: Graph,
+    g2: Graph,
+    seeds: Any,
+    *,
+    r: int = 2,
+    seed: int | np.random.Generator | None = None,
+    truth: Any = None,
+    progress: ProgressFn | None = None,
+    max_cells: int = MAX_CELLS,
+) -> MatchingResult:
+    """Percolation graph matching of G1 into G2 from ``seeds`` (module docstring).
+
+    ``r`` (≥ 1): the marks a pair needs.  ``seed``: the random order of use (None: fresh
+    randomness).  ``seeds`` and ``truth`` as in
+    :func:`~privlab.graph.attacks.propagation.propagate`.  ``rounds`` in the result: the
+    pairs used (seeds included).  ``progress(done, total)``: G1 nodes mapped of |V1|,
+    every 1,024 pairs used.
+    """
+    t0 = time.perf_counter()
+    rr = check_int(r, "r", 1, "the marks (matched neighbour pairs) a pair needs")
+    cap = check_int(max_cells, "max_cells", 1)
+    g1, g2, s, tr = prepare(g1, g2, seeds, truth, "percolation")
+    n1, n2 = g1.n_nodes, g2.n_nodes
+    if n1 * n2 > cap:
+        raise InputError(
+            f"percolation keeps a mark counter per pair: {n1:,} × {n2:,} = {n1 * n2:,} pairs "
+            f"is over max_cells = {cap:,}; raise max_cells if the memory is there"
+        )
+    rng = np.random.default_rng(seed)
+    map12, map21 = initial_maps(n1, n2, s)
+    if rr > min(int(g1.degrees().max(initial=0)), int(g2.degrees().max(initial=0))):
+        # a pair has at most min(deg) marks: none can reach r, only the seeds are matched
+        return result(map12, s, tr, method="percolation", rounds=int(s.shape[0]),
+                      seconds=time.perf_counter() - t0, parameters={"r": rr})  # fmt: skip
+    marks = np.zeros((n1, n2), dtype=np.uint8 if rr < 255 else np.int64)
+    ip1, ix1, ip2, ix2 = g1.indptr, g1.indices, g2.indptr, g2.indices
+    pool = _Pool(s[:, 0] * n2 + s[:, 1])
+    used = 0
+    while pool.size:
+        key = pool.draw(rng)
+        i, j = divmod(key, n2)
+        if map12[i] != j:  # not a seed (seeds are matched from the start)
+            if map12[i] >= 0 or map21[j] >= 0:
+                pool.conflicts += 1
+                if pool.conflicts > 64 + pool.size // 8:  # drop every conflicting pair
+                    pool.keep(map12, map21, n2)
+                continue
+            map12[i] = j
+            map21[j] = i
+        used += 1
+        rows = ix1[ip1[i] : ip1[i + 1]]
+        rows = rows[map12[rows] < 0]
+        cols = ix2[ip2[j] : ip2[j + 1]]
+        cols = cols[map21[cols] < 0]
+        if rows.size and cols.size:
+            cell = np.ix_(rows, cols)
+            sub = marks[cell]
+            ra, cb = np.nonzero(sub == rr - 1)  # these reach r now
+            marks[cell] = np.minimum(sub + 1, rr)
+            pool.add(rows[ra] * n2 + cols[cb])
+        if progress is not None and used % 1024 == 0:
+            progress(int(np.count_nonzero(map12 >= 0)), n1)
+    params = {"r": rr}
+    return result(map12, s, tr, method="percolation", rounds=used,
+                  seconds=time.perf_counter() - t0, parameters=params)  # fmt: skip
+
+
+class _Pool:
+    """The pairs to use, as keys i·|V2| + j, drawn uniformly and removed in O(1)."""
+
+    def __init__(self, keys: np.ndarray) -> None:
+        self.buf = np.array(keys, dtype=np.int64)
+        self.size = int(self.buf.size)
+        self.conflicts = 0
+
+    def add(self, keys: np.ndarray) -> None:
+        need = self.size + keys.size
+        if need > self.buf.size:
+            grown = np.empty(max(2 * self.buf.size, need, 64), dtype=np.int64)
+            grown[: self.size] = self.buf[: self.size]
+            self.buf = grown
+        self.buf[self.size : need] = keys
+        self.size = need
+
+    def draw(self, rng: np.random.Generator) -> int:
+        k = int(rng.integers(self.size))
+        key = int(self.buf[k])
+        self.size -= 1
+        self.buf[k] = self.buf[self.size]
+        return key
+
+    def keep(self, map12: np.ndarray, map21: np.ndarray, n2: int) -> None:
+        """Remove the pairs that can no longer be matched (a node of theirs is taken);
+        the seeds stay until drawn.  The next draw is still uniform over the rest."""
+        live = self.buf[: self.size]
+        i, j = np.divmod(live, n2)
+        ok = (map12[i] == j) | ((map12[i] < 0) & (map21[j] < 0))
+        live = live[ok]
+        self.buf[: live.size] = live
+        self.size = int(live.size)
+        self.conflicts = 0
+
+
+__all__ = ["MAX_CELLS", "percolate"]
