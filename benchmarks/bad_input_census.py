@@ -54,7 +54,8 @@ ENTRY_POINTS = (
     "table query", "dp release", "dp params", "dp safe-kanon", "graph anonymize",
     "graph pair", "graph utility", "graph attack refine", "graph attack h1-risk",
     "graph attack subgraph", "graph attack active", "graph attack propagate",
-    "graph attack learned", "audit", "report", "bench", "demo",
+    "graph attack learned", "graph attack obfuscation", "graph attack links",
+    "graph attack group", "audit", "report", "bench", "demo",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -581,6 +582,29 @@ def cases() -> list[Case]:
                         table=False)  # fmt: skip
     out += _options("graph attack active", ["graph", "attack", "active", "{d}/g.txt"], [
         ("k 1", ["-k", "1"]), ("targets 0", ["--targets", "0"]), ("k huge", ["-k", "100000"]),
+    ])  # fmt: skip
+
+    # ---- obfuscation, links, group (privlab.cli.graph_privacy)
+    ob = ["graph", "attack", "obfuscation"]
+    out += _input_cases("graph attack obfuscation", lambda p: [*ob, p, "{d}/rel.txt"],
+                        table=False)  # fmt: skip
+    out += _options("graph attack obfuscation", [*ob, "{d}/g.txt", "{d}/g.txt"], [
+        ("unknown model", ["--model", "noise"]), ("rad without m", ["--model", "rad"]),
+        ("p 1.5", ["--model", "sparsify", "--p", "1.5"]), ("k 0", ["-k", "0"]),
+        ("k text", ["-k", "two"]), ("rsp m that is not |E| - |E'|", ["--model", "rsp", "--m", "3"]),
+    ])  # fmt: skip
+    out += _input_cases("graph attack links", lambda p: ["graph", "attack", "links", p],
+                        table=False)  # fmt: skip
+    out += _options("graph attack links", ["graph", "attack", "links", "{d}/g.txt"], [
+        ("level 0", ["--level", "0"]), ("level and star", ["--level", "2", "--star"]),
+        ("non-edges -1", ["--non-edges", "-1"]), ("level text", ["--level", "two"]),
+    ])  # fmt: skip
+    gr = ["graph", "attack", "group"]
+    out += _input_cases("graph attack group", lambda p: [*gr, "{d}/g.txt", p], table=False)
+    out += _options("graph attack group", [*gr, "{d}/g.txt", "{d}/g.txt"], [
+        ("unknown knowledge", ["--knowledge", "H1"]), ("facts 0", ["--facts", "0"]),
+        ("nodes 0", ["--nodes", "0"]), ("nodes text", ["--nodes", "some"]),
+        ("nodes above n", ["--nodes", "999999"]),
     ])  # fmt: skip
 
     # ---- propagate / learned (pair folders)
