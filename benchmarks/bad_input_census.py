@@ -55,7 +55,7 @@ ENTRY_POINTS = (
     "graph pair", "graph utility", "graph attack refine", "graph attack h1-risk",
     "graph attack subgraph", "graph attack active", "graph attack propagate",
     "graph attack learned", "graph attack obfuscation", "graph attack links",
-    "graph attack group", "audit", "report", "bench", "demo",
+    "graph attack group", "graph attack passive", "audit", "report", "bench", "demo",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -605,6 +605,13 @@ def cases() -> list[Case]:
         ("unknown knowledge", ["--knowledge", "H1"]), ("facts 0", ["--facts", "0"]),
         ("nodes 0", ["--nodes", "0"]), ("nodes text", ["--nodes", "some"]),
         ("nodes above n", ["--nodes", "999999"]),
+    ])  # fmt: skip
+
+    out += _input_cases("graph attack passive", lambda p: ["graph", "attack", "passive", p],
+                        table=False)  # fmt: skip
+    out += _options("graph attack passive", ["graph", "attack", "passive", "{d}/g.txt"], [
+        ("k 1", ["-k", "1"]), ("k text", ["-k", "many"]), ("trials 0", ["--trials", "0"]),
+        ("k above n", ["-k", "100000"]),
     ])  # fmt: skip
 
     # ---- propagate / learned (pair folders)

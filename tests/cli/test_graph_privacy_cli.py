@@ -73,3 +73,12 @@ def test_bad_input_exits_2(files, args):
     result = runner.invoke(app, ["graph", "attack", *argv])
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
+
+
+def test_passive_json(files):
+    _, _, gp, _ = files
+    out = _ok("passive", gp, "-k", "3,4", "--trials", "2", "--seed", "1")
+    assert [r["k"] for r in out["rows"]] == [3, 4] and out["insecure_seed"]
+    assert all(0 <= r["success_rate"] <= 1 for r in out["rows"])
+    bad = runner.invoke(app, ["graph", "attack", "passive", str(gp), "-k", "1"])
+    assert bad.exit_code == 2

@@ -111,7 +111,7 @@ WITH_PROGRESS = [
     "graph attack refine", "graph attack h1-risk", "graph attack subgraph",
     "graph attack active", "graph attack propagate", "graph attack learned", "audit",
     "report", "bench", "demo", "graph attack obfuscation", "graph attack links",
-    "graph attack group",
+    "graph attack group", "graph attack passive",
 ]  # fmt: skip
 
 

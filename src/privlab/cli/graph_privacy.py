@@ -1,5 +1,5 @@
-"""``privlab graph attack obfuscation|links|group``: what a release discloses beyond
-re-identification (:mod:`privlab.graph.privacy_metrics`).
+"""``privlab graph attack obfuscation|links|group|passive``: what a release discloses
+beyond one-target re-identification (:mod:`privlab.graph.privacy_metrics`).
 
 * ``obfuscation`` — Bonchi et al.'s k-obfuscation of every person under degree knowledge, for
   a stated release model (exact, rsp, rad, sparsify, perturb).
@@ -7,6 +7,8 @@ re-identification (:mod:`privlab.graph.privacy_metrics`).
   knows two friends' H_i is that they are linked, without re-identifying them.
 * ``group`` — Hay et al.'s group re-identification (§6.1): candidate sets refined by the
   one-to-one assignment of a group of targets.
+* ``passive`` — Backstrom, Dwork & Kleinberg's passive coalition attack
+  (:mod:`privlab.graph.attacks.passive`).
 
 These commands register on :data:`privlab.cli.graph_attack.attack_app` (imported by
 :mod:`privlab.cli.graph`), follow its conventions (:func:`read_input`, :func:`emit`,
@@ -212,4 +214,48 @@ def group(
              "median": ""}] if "reidentified_group" in d else [])))  # fmt: skip
 
 
-__all__ = ["group", "links", "obfuscation"]
+# ============================================================================ passive
+@attack_app.command()
+@exits_on_bad_input
+def passive(
+    input: Path = typer.Argument(..., help="The graph before its release: " + GRAPH_FILE_HELP),
+    k: str = typer.Option("4,6,8", "-k", help="Coalition sizes, comma-separated (each ≥ 2)."),
+    trials: int = typer.Option(10, "--trials", "-r", min=1, help="Coalitions per size."),
+    friend_sets: bool = typer.Option(
+        True, "--friend-sets/--structure-only",
+        help="Also match the pattern of the coalition's outside friends (who is linked to "
+        "which members), or only degrees and internal edges.",
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Fixed seed, for reproducible runs (default: fresh randomness)."
+    ),
+    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+    quiet: Quiet = False,
+) -> None:
+    """Backstrom et al.'s passive attack: a coalition of k friends finds itself in the naive
+    release and re-identifies its other friends.
+
+    No account is created: k users who know each other pool their friendships and degrees,
+    search the relabelled graph for that pattern and, once located, name every outside
+    friend whose set of coalition friends no other node has.
+    """
+    from privlab.graph.attacks.passive import passive_success_vs_k
+
+    sizes = _ks(k)
+    if min(sizes) < 2:
+        raise ConfigError(f"-k {k!r}: a coalition has at least 2 members")
+    graph = read_input(input).graph
+    with spinner("passive attack …"):
+        rows = passive_success_vs_k(graph, sizes, trials=trials, friend_sets=friend_sets,
+                                    seed=seed)  # fmt: skip
+    payload = {"input": str(input), "nodes": graph.n_nodes, "edges": graph.n_edges,
+               "friend_sets": friend_sets, "rows": rows,
+               "insecure_seed": seed is not None}  # fmt: skip
+    emit(payload, json_out, lambda d: _rows_table(
+        f"{d['input']}: passive coalition attack ({trials} coalitions per k)",
+        [{"k": r["k"], "located": r["located_exactly_rate"], "unique": r["unique_rate"],
+          "neighbours": r["mean_neighbours"], "re-identified": r["success_rate"]}
+         for r in d["rows"]]))  # fmt: skip
+
+
+__all__ = ["group", "links", "obfuscation", "passive"]
