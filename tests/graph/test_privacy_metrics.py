@@ -86,10 +86,28 @@ def test_rsp_likelihood_is_hypergeometric() -> None:
         assert like[:, j] == pytest.approx(hypergeom(20, w, 12).pmf(np.arange(6)))
 
 
+def test_rad_forward_likelihood_by_enumeration() -> None:
+    """Every (deletion, insertion) of RAD with m = 1 on the path 0-1-2-3, equally likely:
+    the released degree of node 1 (degree 2) and of node 0 (degree 1)."""
+    n, edges = 4, {(0, 1), (1, 2), (2, 3)}
+    pairs = list(itertools.combinations(range(n), 2))
+    counts = {1: np.zeros(n), 2: np.zeros(n)}
+    for gone in edges:
+        interim = edges - {gone}
+        for new in (p for p in pairs if p not in interim):
+            final = interim | {new}
+            for node, w in ((1, 2), (0, 1)):
+                counts[w][sum(node in e for e in final)] += 1
+    like = pm.degree_likelihood(np.arange(n), np.array([1, 2]), model="rad", n=n,
+                                release_edges=3, m=1)  # fmt: skip
+    for j, w in enumerate((1, 2)):
+        assert like[:, j] == pytest.approx(counts[w] / counts[w].sum())
+
+
 @pytest.mark.parametrize(
     ("model", "kw"),
     [("sparsify", {"p": 0.0}), ("perturb", {"p": 0.0, "q": 0.0}), ("rsp", {"m": 0}),
-     ("rad", {"m": 0})],
+     ("rad", {"m": 0}), ("rad-hay", {"m": 0})],
 )  # fmt: skip
 def test_no_noise_is_the_exact_model(model: str, kw: dict) -> None:
     g = as_graph(nx.karate_club_graph())
@@ -121,15 +139,16 @@ def test_noise_raises_obfuscation_on_a_real_release() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(5, 30), st.floats(0.05, 0.5), st.integers(0, 2**31),
-       st.sampled_from(["exact", "rsp", "rad", "sparsify", "perturb"]))  # fmt: skip
+       st.sampled_from(["exact", "rsp", "rad", "rad-hay", "sparsify", "perturb"]))  # fmt: skip
 def test_entropy_at_least_belief(n: int, dens: float, seed: int, model: str) -> None:
     """Bonchi et al.: the entropy measure is never below the a-posteriori-belief one,
     2^H(X_v) ≥ 1 / max_u X_v(u) ≥ ⌊·⌋, and H ≤ log₂ n."""
     g = as_graph(nx.gnp_random_graph(n, dens, seed=seed))
-    if model in ("rsp", "rad"):
+    if model in ("rsp", "rad", "rad-hay"):
         if g.n_edges == 0:
             return
-        rel = (random_sparsification if model == "rsp" else random_add_delete)(g, 0.3, seed=seed)
+        scheme = random_sparsification if model == "rsp" else random_add_delete
+        rel = scheme(g, 0.3, seed=seed)
         kw = {"m": rel.parameters["m"]}
         release = rel.graph
     else:

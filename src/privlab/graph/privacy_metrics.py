@@ -17,9 +17,15 @@ edge (link) disclosure and group re-identification.
                 who assumes so): L(u, ω) = [deg'(u) = ω];
   ``rsp``       privlab's RSP: exactly m of the |E| original edges deleted uniformly, so the
                 kept degree is Hypergeom(|E|, ω, |E| − m);
-  ``rad``       privlab's RAD (Hay et al.'s m deletions then m insertions): Hay's
-                possible-worlds H_1 likelihood, :func:`privlab.graph.attacks.refinement.\
-h1_posterior`'s ``process`` model;
+  ``rad``       privlab's RAD (Hay et al.'s m deletions, then m insertions among the
+                non-edges of the interim graph), run forwards as Bonchi et al. do: kept ~
+                Hypergeom(|E|, ω, |E| − m), then added ~ Hypergeom(N − |E| + m,
+                n − 1 − kept, m) (N = n(n−1)/2; a deleted pair may come back);
+  ``rad-hay``   the same release through Hay's possible-worlds posterior, Pr(preimage degree
+                = ω | release degree) under a uniform prior over the worlds
+                (:func:`privlab.graph.attacks.refinement.h1_posterior`, ``process``).  That
+                prior makes a hub's many deletions improbable, so hubs stay exposed as m
+                grows; the forward model does not;
   ``sparsify``  Bonchi et al.'s random sparsification: each edge kept independently with
                 probability 1 − p: Binomial(ω, 1 − p);
   ``perturb``   Bonchi et al.'s random perturbation: each edge removed w.p. p, each non-edge
@@ -63,7 +69,7 @@ from privlab.graph.core import Graph, as_graph
 from privlab.validate import check_choice, check_int, check_number_in
 
 #: Release models of :func:`obfuscation`.
-OBFUSCATION_MODELS: tuple[str, ...] = ("exact", "rsp", "rad", "sparsify", "perturb")
+OBFUSCATION_MODELS: tuple[str, ...] = ("exact", "rsp", "rad", "rad-hay", "sparsify", "perturb")
 #: The k values reported by default (Bonchi et al.'s Figs use k up to 20).
 DEFAULT_KS: tuple[int, ...] = (2, 5, 10, 20)
 
@@ -148,9 +154,9 @@ def degree_likelihood(
     m: int = 0, p: float = 0.0, q: float = 0.0,
 ) -> np.ndarray:  # fmt: skip
     """L[i, j] = Pr(a release node shows degree ``obs[i]`` | its preimage had ``want[j]``)
-    under ``model`` (module docstring); for ``rad``, Hay's Pr(preimage degree = want[j] |
-    release degree obs[i]).  O(|obs|·|want|) (``perturb``: O(|want|·n log n) by FFT;
-    ``rad``: O(|obs|·|want|·min(m, Δ)))."""
+    under ``model`` (module docstring); for ``rad-hay``, Hay's Pr(preimage degree = want[j]
+    | release degree obs[i]).  O(|obs|·|want|); ``perturb``: O(|want|·n log n) by FFT;
+    ``rad``: O(|obs|·Σ want); ``rad-hay``: O(|obs|·|want|·min(m, Δ))."""
     obs = np.asarray(obs, dtype=np.int64)
     want = np.asarray(want, dtype=np.int64)
     if model == "exact":
@@ -164,10 +170,23 @@ def degree_likelihood(
             - _log_comb(total, release_edges)
         )
         return np.exp(log)
-    if model == "rad":
+    if model == "rad-hay":
         from privlab.graph.attacks.refinement import _degree_likelihood
 
         return _degree_likelihood(n, release_edges, m, obs, want, "process")
+    if model == "rad":
+        big_n = n * (n - 1) // 2
+        pool = big_n - release_edges + m  # non-edges of the interim graph
+        out = np.zeros((obs.size, want.size))
+        for j, w in enumerate(want.tolist()):
+            kept = np.arange(w + 1)
+            log_k = _log_comb(w, kept) + _log_comb(release_edges - w, release_edges - m - kept)
+            log_k = log_k - _log_comb(release_edges, release_edges - m)
+            add = obs[:, None] - kept[None, :]
+            succ = (n - 1 - kept)[None, :]
+            log_a = _log_comb(succ, add) + _log_comb(pool - succ, m - add) - _log_comb(pool, m)
+            out[:, j] = np.exp(log_k[None, :] + log_a).sum(axis=1)
+        return out
     if model == "sparsify":
         return np.exp(_binom_log_pmf(obs[:, None], want[None, :], 1.0 - p))
     if model == "perturb":
@@ -228,9 +247,9 @@ def obfuscation(
     ks = tuple(check_int(k, "k", 1) for k in ks)
     n = release.n_nodes
     params: dict[str, Any] = {}
-    if model in ("rsp", "rad"):
-        if model == "rad" and m is None:
-            raise ConfigError("m = None: the rad model needs the public number of perturbations m")
+    if model in ("rsp", "rad", "rad-hay"):
+        if model != "rsp" and m is None:
+            raise ConfigError(f"m = None: the {model} model needs the public number m of edits")
         if m is None:
             m = original.n_edges - release.n_edges
         m = check_int(m, "m", 0, "the number of deleted edges")
@@ -239,7 +258,7 @@ def obfuscation(
                 f"m = {m}: RSP deletes edges only, so the release must have |E| − m = "
                 f"{original.n_edges - m} edges; it has {release.n_edges}"
             )
-        if model == "rad" and m > release.n_edges:
+        if model != "rsp" and m > release.n_edges:
             raise ConfigError(f"m = {m}: at most |E'| = {release.n_edges} insertions can be made")
         params["m"] = m
     if model in ("sparsify", "perturb"):
