@@ -598,6 +598,7 @@ def cases() -> list[Case]:
     out += _options("graph attack links", ["graph", "attack", "links", "{d}/g.txt"], [
         ("level 0", ["--level", "0"]), ("level and star", ["--level", "2", "--star"]),
         ("non-edges -1", ["--non-edges", "-1"]), ("level text", ["--level", "two"]),
+        ("unknown model", ["--model", "noise"]), ("rad model without m", ["--model", "rad"]),
     ])  # fmt: skip
     gr = ["graph", "attack", "group"]
     out += _input_cases("graph attack group", lambda p: [*gr, "{d}/g.txt", p], table=False)

@@ -71,3 +71,11 @@ def test_release_model_rules(karate):
     more = Graph.from_edges(karate.n_nodes, np.concatenate([karate.edges(), [[0, 9]]]))
     assert release_model(karate, more, True, 0)["model"] == "exact"  # insertions only
     assert "no random-edit model" in release_model(karate, more, True, 0)["why"]
+
+
+def test_check_adds_the_model_row_for_a_perturbed_release(karate):
+    pert = random_sparsification(karate, 0.2, seed=5)
+    _, details = _check(karate, pert.graph, True, pert.edges_removed)
+    rows = details["edge_disclosure"]
+    assert set(rows) == {"H1", "H*", "degree, rsp model"}
+    assert rows["degree, rsp model"]["no_match_fraction"] == 0.0

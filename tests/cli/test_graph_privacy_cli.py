@@ -82,3 +82,11 @@ def test_passive_json(files):
     assert all(0 <= r["success_rate"] <= 1 for r in out["rows"])
     bad = runner.invoke(app, ["graph", "attack", "passive", str(gp), "-k", "1"])
     assert bad.exit_code == 2
+
+
+def test_links_with_a_model(files):
+    _g, rad, gp, rp = files
+    out = _ok("links", gp, rp, "--level", "1", "--model", "rad", "--m", rad.parameters["m"])
+    assert [r["knowledge"] for r in out["levels"]] == ["H_1", "degree, rad model"]
+    bad = runner.invoke(app, ["graph", "attack", "links", str(gp), "--model", "x"])
+    assert bad.exit_code == 2

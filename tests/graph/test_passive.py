@@ -95,7 +95,11 @@ def test_errors() -> None:
     with pytest.raises(InputError, match="no edges"):
         coalition(Graph.from_edges(3, np.zeros((0, 2))), 2)
     two = Graph.from_edges(4, [(0, 1), (2, 3)])
-    with pytest.raises(InputError, match="component"):
+    with pytest.raises(InputError, match="component has 2 nodes"):
         coalition(two, 3, seed=0)
+    # a coalition never starts in a component too small for it
+    mixed = Graph.from_edges(7, [(0, 1), (2, 3), (3, 4), (4, 5), (5, 6)])
+    for s in range(10):
+        assert set(coalition(mixed, 4, seed=s).members.tolist()) <= {2, 3, 4, 5, 6}
     with pytest.raises(ConfigError, match="ks"):
         passive_success_vs_k(g, [1])

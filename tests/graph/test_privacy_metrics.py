@@ -329,3 +329,27 @@ def test_group_reidentification_shrinks_nested_sets() -> None:
         pm.group_reidentification(g, g, [1, 1])
     with pytest.raises(ConfigError, match="knowledge"):
         pm.group_reidentification(g, g, [1], knowledge="H1")
+
+
+@pytest.mark.parametrize("seed", [None, 3])
+def test_model_link_disclosure_exact_is_h1(seed) -> None:
+    g = as_graph(nx.les_miserables_graph())
+    rel = g if seed is None else random_add_delete(g, 0.1, seed=seed).graph
+    a = pm.link_disclosure(g, rel, level=1, non_edges=50, seed=1)
+    b = pm.link_disclosure_model(g, rel, model="exact", non_edges=50, seed=1)
+    assert np.allclose(a.probability, b.probability, equal_nan=True)
+    assert np.allclose(a.non_edge_probability, b.non_edge_probability, equal_nan=True)
+    assert pm.link_disclosure_model(fig72(), fig72()).probability.tolist() == pytest.approx(
+        pm.link_disclosure(fig72()).probability.tolist()
+    )
+
+
+def test_model_link_disclosure_on_a_perturbed_release() -> None:
+    g = as_graph(nx.les_miserables_graph())
+    rel = random_sparsification(g, 0.2, seed=4)
+    ld = pm.link_disclosure_model(g, rel.graph, model="rsp", non_edges=500, seed=2)
+    d = ld.to_dict()
+    assert d["knowledge"] == "degree, rsp model" and d["no_match_fraction"] == 0.0
+    assert ((ld.probability >= 0) & (ld.probability <= 1)).all()
+    # degrees still carry signal: true edges look likelier than non-edges
+    assert d["mean_probability"] > d["non_edge_mean_probability"]

@@ -30,6 +30,7 @@ from privlab.graph.core import Graph
 from privlab.graph.privacy_metrics import (
     degree_clustering_anonymity,
     link_disclosure,
+    link_disclosure_model,
     obfuscation,
 )
 from privlab.report import Section
@@ -97,6 +98,10 @@ def privacy_metrics_check(
     )  # fmt: skip
     links = {name: link_disclosure(original, release, level=level, non_edges=1000).to_dict()
              for name, level in (("H1", 1), ("H*", None))}  # fmt: skip
+    if spec["model"] != "exact":  # exact matching misses whoever the edits touched
+        links[f"degree, {spec['model']} model"] = link_disclosure_model(
+            original, release, model=spec["model"], m=spec.get("m"), non_edges=1000
+        ).to_dict()
     worst = links["H*"]
     findings.append(
         Finding(

@@ -124,6 +124,15 @@ def links(
         1000, "--non-edges", min=0, help="Sampled non-adjacent pairs to score as well."
     ),
     seed: int = typer.Option(0, "--seed", min=0, help="Draws the non-edges."),
+    model: str | None = typer.Option(
+        None,
+        "--model",
+        help="Also the degree-knowledge figure under this release model (as `obfuscation "
+        "--model`, with --m, --p, --q): each end placed by its obfuscation distribution.",
+    ),
+    m: int | None = typer.Option(None, "--m", min=0, help="rsp/rad: the number m of edits."),
+    p: float = typer.Option(0.0, "--p", help="sparsify/perturb: edge removal probability."),
+    q: float = typer.Option(0.0, "--q", help="perturb: non-edge addition probability."),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
     quiet: Quiet = False,
 ) -> None:
@@ -133,10 +142,15 @@ def links(
     the link is the fraction of candidate pairs that are edges of the release.  The edge can
     be certain while neither person is re-identified (Hay et al.).
     """
-    from privlab.graph.privacy_metrics import link_disclosure
+    from privlab.graph.privacy_metrics import link_disclosure, link_disclosure_model
 
     if level is not None and star:
         raise ConfigError("--level and --star each pick one level; give one of them")
+    if model is not None:
+        from privlab.graph.privacy_metrics import OBFUSCATION_MODELS
+        from privlab.validate import check_choice
+
+        check_choice(model, "--model", OBFUSCATION_MODELS)
     a = read_input(original).graph
     b = None if release is None else read_input(release).graph
     levels: list[int | None] = [level] if level is not None else [None] if star else [1, None]
@@ -144,6 +158,10 @@ def links(
     with spinner("refining both graphs …"):
         for lv in levels:
             rows.append(link_disclosure(a, b, level=lv, non_edges=non_edges, seed=seed).to_dict())
+        if model is not None:
+            rows.append(link_disclosure_model(
+                a, a if b is None else b, model=model, m=m, p=p, q=q, non_edges=non_edges,
+                seed=seed).to_dict())  # fmt: skip
     payload = {"original": str(original), "release": None if release is None else str(release),
                "levels": rows}  # fmt: skip
     emit(payload, json_out, lambda d: _rows_table(
@@ -222,7 +240,8 @@ def passive(
     k: str = typer.Option("4,6,8", "-k", help="Coalition sizes, comma-separated (each ≥ 2)."),
     trials: int = typer.Option(10, "--trials", "-r", min=1, help="Coalitions per size."),
     friend_sets: bool = typer.Option(
-        True, "--friend-sets/--structure-only",
+        True,
+        "--friend-sets/--structure-only",
         help="Also match the pattern of the coalition's outside friends (who is linked to "
         "which members), or only degrees and internal edges.",
     ),

@@ -223,28 +223,26 @@ def _entropies(like: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nda
     return ent, belief
 
 
-def obfuscation(
-    original: Graph,
-    release: Graph,
-    *,
-    model: str = "exact",
-    m: int | None = None,
-    p: float = 0.0,
-    q: float = 0.0,
-    ks: tuple[int, ...] = DEFAULT_KS,
-) -> Obfuscation:
-    """k-obfuscation of every original node under degree knowledge (Bonchi et al. 2011).
+@dataclass(frozen=True)
+class _DegreeModel:
+    """Release degree classes ``obs`` (``counts`` nodes each, ``oinv``: each release node's
+    class), original degrees ``want`` (``winv``: each original node's), the likelihood
+    matrix L[obs, want] and the validated parameters."""
 
-    ``model``: one of :data:`OBFUSCATION_MODELS`; ``m`` = the public number of deleted edges
-    (``rsp``: |E| − |E'| by default; ``rad``: required), ``p``/``q`` the probabilities of
-    ``sparsify``/``perturb``.  The release is matched against degrees only, so node ids need
-    not align.  O(n + D'·D) for D' distinct release degrees and D distinct original degrees
-    (``perturb``: O(D·n log n); ``rad``: ×min(m, Δ)).
-    """
-    original = as_graph(original, "obfuscation (original)", undirected=True)
-    release = as_graph(release, "obfuscation (release)", undirected=True)
+    obs: np.ndarray
+    counts: np.ndarray
+    oinv: np.ndarray
+    want: np.ndarray
+    winv: np.ndarray
+    like: np.ndarray
+    params: dict[str, Any]
+
+
+def _degree_model(
+    original: Graph, release: Graph, model: str, m: int | None, p: float, q: float
+) -> _DegreeModel:
+    """Check the model's parameters against the two graphs and build its likelihood."""
     check_choice(model, "model", OBFUSCATION_MODELS)
-    ks = tuple(check_int(k, "k", 1) for k in ks)
     n = release.n_nodes
     params: dict[str, Any] = {}
     if model in ("rsp", "rad", "rad-hay"):
@@ -271,12 +269,37 @@ def obfuscation(
         raise InputError(
             f"release: {n} nodes, original {original.n_nodes}; the {model} model keeps the node set"
         )
-    obs, counts = np.unique(release.degrees(), return_counts=True)
+    obs, oinv, counts = np.unique(release.degrees(), return_inverse=True, return_counts=True)
     want, winv = np.unique(original.degrees(), return_inverse=True)
     like = degree_likelihood(obs, want, model=model, n=n, release_edges=release.n_edges,
                              m=int(m or 0), p=p, q=q)  # fmt: skip
-    ent, belief = _entropies(like, counts.astype(float))
-    return Obfuscation(model, params, ent[winv], belief[winv], ks)
+    return _DegreeModel(obs, counts, oinv, want, winv, like, params)
+
+
+def obfuscation(
+    original: Graph,
+    release: Graph,
+    *,
+    model: str = "exact",
+    m: int | None = None,
+    p: float = 0.0,
+    q: float = 0.0,
+    ks: tuple[int, ...] = DEFAULT_KS,
+) -> Obfuscation:
+    """k-obfuscation of every original node under degree knowledge (Bonchi et al. 2011).
+
+    ``model``: one of :data:`OBFUSCATION_MODELS`; ``m`` = the public number of deleted edges
+    (``rsp``: |E| − |E'| by default; ``rad``: required), ``p``/``q`` the probabilities of
+    ``sparsify``/``perturb``.  The release is matched against degrees only, so node ids need
+    not align.  O(n + D'·D) for D' distinct release degrees and D distinct original degrees
+    (``perturb``: O(D·n log n); ``rad``: ×min(m, Δ)).
+    """
+    original = as_graph(original, "obfuscation (original)", undirected=True)
+    release = as_graph(release, "obfuscation (release)", undirected=True)
+    ks = tuple(check_int(k, "k", 1) for k in ks)
+    dm = _degree_model(original, release, model, m, p, q)
+    ent, belief = _entropies(dm.like, dm.counts.astype(float))
+    return Obfuscation(model, dm.params, ent[dm.winv], belief[dm.winv], ks)
 
 
 def uncertain_obfuscation(
@@ -390,6 +413,7 @@ class LinkDisclosure:
     edges: np.ndarray
     baseline: float
     non_edge_probability: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    model: str | None = None  # None: exact matching of H_level; else link_disclosure_model
 
     def to_dict(self) -> dict[str, Any]:
         p = self.probability
@@ -397,8 +421,9 @@ class LinkDisclosure:
         pk = p[ok]
         ne = self.non_edge_probability
         ne = ne[~np.isnan(ne)]
+        knowledge = "H*" if self.level is None else f"H_{self.level}"
         return {
-            "knowledge": "H*" if self.level is None else f"H_{self.level}",
+            "knowledge": knowledge if self.model is None else f"degree, {self.model} model",
             "edges": int(p.size),
             "no_match_fraction": float((~ok).mean()) if p.size else 0.0,
             "disclosed_fraction": float((pk >= 1 - 1e-12).sum() / p.size) if p.size else 0.0,
@@ -419,6 +444,19 @@ def _union_colors(original: Graph, release: Graph, level: int | None) -> np.ndar
         n0 + release.n_nodes, np.concatenate([original.edges(), release.edges() + n0])
     )
     return np.asarray(vertex_refinement(union, max_level=level).level(level))
+
+
+def _sample_non_edges(graph: Graph, count: int, seed: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Up to ``count`` uniformly drawn non-adjacent pairs (u ≠ v) of ``graph``."""
+    n = graph.n_nodes
+    rng = np.random.default_rng(seed)
+    u = rng.integers(0, n, size=4 * count + 16)
+    v = rng.integers(0, n, size=u.size)
+    keep = u != v
+    u, v = u[keep], v[keep]
+    adj = np.fromiter((graph.has_edge(int(x), int(y)) for x, y in zip(u, v, strict=True)),
+                      dtype=bool, count=u.size)  # fmt: skip
+    return u[~adj][:count], v[~adj][:count]
 
 
 def link_disclosure(
@@ -478,17 +516,67 @@ def link_disclosure(
     p_edges = prob(eo[:, 0], eo[:, 1]) if eo.size else np.zeros(0)
     p_non = np.zeros(0)
     if non_edges and n0 >= 2:
-        rng = np.random.default_rng(seed)
-        u = rng.integers(0, n0, size=4 * non_edges + 16)
-        v = rng.integers(0, n0, size=u.size)
-        keep = u != v
-        u, v = u[keep], v[keep]
-        adj = np.fromiter((original.has_edge(int(x), int(y)) for x, y in zip(u, v, strict=True)),
-                          dtype=bool, count=u.size)  # fmt: skip
-        u, v = u[~adj][:non_edges], v[~adj][:non_edges]
+        u, v = _sample_non_edges(original, non_edges, seed)
         p_non = prob(u, v)
     dens = release.n_edges / (n1 * (n1 - 1) / 2) if n1 >= 2 else 0.0
     return LinkDisclosure(level, p_edges, eo, float(dens), p_non)
+
+
+def link_disclosure_model(
+    original: Graph,
+    release: Graph,
+    *,
+    model: str = "exact",
+    m: int | None = None,
+    p: float = 0.0,
+    q: float = 0.0,
+    non_edges: int = 0,
+    seed: Any = 0,
+) -> LinkDisclosure:
+    """Edge disclosure under degree knowledge and a release model (:func:`obfuscation`'s).
+
+    The adversary places each end of a pair at release nodes with the obfuscation
+    distributions X_a, X_b (independently, conditioned on x ≠ y) and reads the probability
+    that the pair is linked: Σ_{x≠y} X_a(x) X_b(y) [xy ∈ E'] / (1 − Σ_x X_a(x) X_b(x)).
+    Under ``exact`` this is :func:`link_disclosure` at H_1; under ``rsp``/``rad``/… it
+    gives a perturbed release the edge-disclosure figure that exact matching cannot (exact
+    matching finds no one whose degree changed).  X depends on the release degree only, so
+    with E[i, j] = release edges between degree classes i and j (both orders):
+    O(n + m' + D'²·D + D·D'·D) for D' release and D original degree classes.
+    """
+    original = as_graph(original, "link disclosure (original)", undirected=True)
+    release = as_graph(release, "link disclosure (release)", undirected=True)
+    non_edges = check_int(non_edges, "non_edges", 0)
+    dm = _degree_model(original, release, model, m, p, q)
+    c = dm.counts.astype(float)
+    total = (dm.like * c[:, None]).sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = np.where(total > 0, dm.like / total, 0.0)  # per node of class i, per want j
+    er = release.edges()
+    k = dm.obs.size
+    cls = np.zeros((k, k))
+    if er.size:
+        np.add.at(cls, (dm.oinv[er[:, 0]], dm.oinv[er[:, 1]]), 1.0)
+    cls = cls + cls.T  # ordered pairs (x, y) with x ~ y
+    linked = w.T @ cls @ w  # D × D: Σ_{x,y} X_a(x) X_b(y) A[x, y]
+    same = (w * c[:, None]).T @ w  # Σ_x X_a(x) X_b(x)
+    ok = total > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prob = np.where(ok[:, None] & ok[None, :], linked / (1.0 - same), np.nan)
+
+    def at(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return np.clip(prob[dm.winv[u], dm.winv[v]], 0.0, 1.0)
+
+    eo = original.edges()
+    p_edges = at(eo[:, 0], eo[:, 1]) if eo.size else np.zeros(0)
+    p_non = np.zeros(0)
+    n0 = original.n_nodes
+    if non_edges and n0 >= 2:
+        u, v = _sample_non_edges(original, non_edges, seed)
+        p_non = at(u, v)
+    n1 = release.n_nodes
+    dens = release.n_edges / (n1 * (n1 - 1) / 2) if n1 >= 2 else 0.0
+    return LinkDisclosure(1, p_edges, eo, float(dens), p_non, model)
 
 
 # ============================================================================ group re-id
@@ -650,6 +738,7 @@ __all__ = [
     "group_candidates",
     "group_reidentification",
     "link_disclosure",
+    "link_disclosure_model",
     "local_clustering",
     "obfuscation",
     "uncertain_obfuscation",

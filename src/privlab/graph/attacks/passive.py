@@ -6,7 +6,8 @@ after Backstrom, Dwork & Kleinberg, "Wherefore art thou R3579X?" (WWW 2007) [BDK
 passive attack this module follows: no account is created; k users who already know each
 other collude.
 
-1. **The coalition** (:func:`coalition`): x_1 is a uniformly random node, and each further
+1. **The coalition** (:func:`coalition`): x_1 is a uniformly random node of a connected
+   component with at least k nodes, and each further
    member a uniformly random neighbour of the members so far (so G[X] is connected; BDK07
    grow their coalitions the same way).  The coalition knows its internal edges, each
    member's full degree, and which of its members each outside friend is linked to.
@@ -69,7 +70,16 @@ def coalition(graph: Graph, k: int, *, seed: Any = None) -> Coalition:
     deg = graph.degrees()
     if not (deg > 0).any():
         raise InputError("the graph has no edges: a coalition of friends cannot form")
-    start = rng.choice(np.flatnonzero(deg > 0))
+    from scipy.sparse.csgraph import connected_components
+
+    _, comp = connected_components(graph.to_scipy(), directed=False)
+    big = np.bincount(comp)[comp] >= k  # x_1 in a component that can hold the coalition
+    if not big.any():
+        raise InputError(
+            f"k = {k}: the largest connected component has {int(np.bincount(comp).max())} "
+            "nodes; give a smaller coalition"
+        )
+    start = rng.choice(np.flatnonzero(big))
     members, parents = [int(start)], [-1]
     index = {int(start): 0}
     for _ in range(1, k):
