@@ -208,8 +208,11 @@ def test_degree_clustering_hand_case() -> None:
     # knowing the degree alone would give class sizes 3, 3, 1, 3, 3, 3, 3
     relabelled = g_of([(6, 5), (5, 4), (6, 4), (4, 3), (2, 1), (1, 0)])
     assert pm.degree_clustering_anonymity(g, relabelled).sizes.tolist() == res.sizes.tolist()
-    assert pm.degree_clustering_anonymity(g, g_of([(0, 1)], 7)).sizes.tolist() == [
-        0, 0, 0, 2, 2, 0, 2]  # fmt: skip
+    edited = pm.degree_clustering_anonymity(g, g_of([(0, 1)], 7))
+    assert edited.sizes.tolist() == [0, 0, 0, 2, 2, 0, 2]
+    # aligned ids: nodes 2 and 5 are alone in their class, and the class holds themselves
+    assert res.to_dict()["reidentified_fraction"] == pytest.approx(2 / 7)
+    assert edited.to_dict()["reidentified_fraction"] == 0.0
 
 
 # ============================================================================ link disclosure

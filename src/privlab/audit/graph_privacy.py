@@ -86,15 +86,19 @@ def privacy_metrics_check(
         )
     )  # fmt: skip
     dc = degree_clustering_anonymity(original, release).to_dict()
+    # with aligned ids a unique match counts only if it is the person (an edited release can
+    # leave a wrong node alone in its class); otherwise every unique match is a singling out
+    rate = dc["reidentified_fraction"] if aligned else dc["unique_fraction"]
     findings.append(
         Finding(
             "degree-clustering", "Degree and clustering coefficient (exact matching)",
-            th.singled_out(dc["unique_fraction"]),
+            th.singled_out(rate),
             f"Knowing a person's degree and how many of their friends know each other "
             f"(clustering coefficient to 2 decimals), an adversary matching the release "
-            f"exactly singles out {_pct(dc['unique_fraction'])} of the people; "
-            f"{_pct(dc['no_match_fraction'])} match nobody.",
-            {"unique_fraction": dc["unique_fraction"],
+            f"exactly singles out {_pct(dc['unique_fraction'])} of the people"
+            + (f", {_pct(rate)} correctly" if aligned else "")
+            + f"; {_pct(dc['no_match_fraction'])} match nobody.",
+            {"unique_fraction": dc["unique_fraction"], "reidentified_fraction": rate,
              "no_match_fraction": dc["no_match_fraction"]},
         )
     )  # fmt: skip

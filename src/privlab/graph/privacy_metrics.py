@@ -358,18 +358,25 @@ class CandidateSizes:
 
     knowledge: str
     sizes: np.ndarray
+    #: release node v matches original node v (same node set only): with ``sizes == 1``, the
+    #: only candidate is the person — a re-identification when node ids align
+    self_match: np.ndarray | None = None
 
     def to_dict(self) -> dict[str, Any]:
         from privlab.graph.attacks.refinement import bucket_counts
 
         s = self.sizes
-        return {
+        out = {
             "knowledge": self.knowledge,
             "n": int(s.size),
             "unique_fraction": float((s == 1).mean()) if s.size else 0.0,
             "no_match_fraction": float((s == 0).mean()) if s.size else 0.0,
             "buckets": bucket_counts(s[s > 0]).to_dict(),
         }
+        if self.self_match is not None:
+            hit = (s == 1) & self.self_match
+            out["reidentified_fraction"] = float(hit.mean()) if s.size else 0.0
+        return out
 
 
 def degree_clustering_anonymity(
@@ -396,8 +403,9 @@ def degree_clustering_anonymity(
     if vals.size:
         at = np.minimum(np.searchsorted(vals, ko), vals.size - 1)
         sizes = np.where(vals[at] == ko, counts[at], 0)
+    same = ko == kr if ko.size == kr.size else None
     return CandidateSizes(f"degree and clustering coefficient ({decimals} decimals)",
-                          np.asarray(sizes, dtype=np.int64))  # fmt: skip
+                          np.asarray(sizes, dtype=np.int64), same)  # fmt: skip
 
 
 # ============================================================================ link disclosure
