@@ -79,3 +79,19 @@ def test_check_adds_the_model_row_for_a_perturbed_release(karate):
     rows = details["edge_disclosure"]
     assert set(rows) == {"H1", "H*", "degree, rsp model"}
     assert rows["degree, rsp model"]["no_match_fraction"] == 0.0
+
+
+def test_unaligned_edited_release_is_not_established(karate):
+    """Without aligned ids, a unique (degree, clustering) match on an edited release may be
+    the wrong person: not established, never low and never counted as singling out."""
+    from privlab.graph.anonymize.perturb import random_switch
+
+    sw = random_switch(karate, 0.2, seed=1).graph
+    perm = np.random.default_rng(0).permutation(karate.n_nodes)
+    relab = Graph.from_edges(karate.n_nodes, perm[sw.edges()])
+    res, details = _check(karate, relab, False, 0)
+    assert not details["degree_clustering"]["same_profile"]
+    assert res["degree-clustering"].severity in ("not established", "low")
+    assert "not established" in res["degree-clustering"].text or (
+        res["degree-clustering"].numbers["unique_fraction"] == 0
+    )

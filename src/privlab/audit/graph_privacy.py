@@ -87,18 +87,28 @@ def privacy_metrics_check(
     )  # fmt: skip
     dc = degree_clustering_anonymity(original, release).to_dict()
     # with aligned ids a unique match counts only if it is the person (an edited release can
-    # leave a wrong node alone in its class); otherwise every unique match is a singling out
-    rate = dc["reidentified_fraction"] if aligned else dc["unique_fraction"]
+    # leave a wrong node alone in its class); without them it counts when the release shows
+    # the original's profile exactly (a relabelling), and is not established otherwise
+    unique = dc["unique_fraction"]
+    if aligned:
+        rate, severity = dc["reidentified_fraction"], th.singled_out(dc["reidentified_fraction"])
+        how = f", {_pct(rate)} correctly"
+    elif dc["same_profile"]:
+        rate, severity, how = unique, th.singled_out(unique), ""
+    else:
+        rate, severity = unique, "not established" if unique > 0 else "low"
+        how = (
+            " (the release's degrees and clustering differ from the original's and its ids are "
+            "not the original's, so whether those matches are right is not established)"
+        )
     findings.append(
         Finding(
-            "degree-clustering", "Degree and clustering coefficient (exact matching)",
-            th.singled_out(rate),
+            "degree-clustering", "Degree and clustering coefficient (exact matching)", severity,
             f"Knowing a person's degree and how many of their friends know each other "
             f"(clustering coefficient to 2 decimals), an adversary matching the release "
-            f"exactly singles out {_pct(dc['unique_fraction'])} of the people"
-            + (f", {_pct(rate)} correctly" if aligned else "")
-            + f"; {_pct(dc['no_match_fraction'])} match nobody.",
-            {"unique_fraction": dc["unique_fraction"], "reidentified_fraction": rate,
+            f"exactly singles out {_pct(unique)} of the people{how}; "
+            f"{_pct(dc['no_match_fraction'])} match nobody.",
+            {"unique_fraction": unique, "reidentified_fraction": rate,
              "no_match_fraction": dc["no_match_fraction"]},
         )
     )  # fmt: skip

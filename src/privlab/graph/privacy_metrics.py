@@ -361,6 +361,9 @@ class CandidateSizes:
     #: release node v matches original node v (same node set only): with ``sizes == 1``, the
     #: only candidate is the person — a re-identification when node ids align
     self_match: np.ndarray | None = None
+    #: the release shows exactly the original's multiset of knowledge values, as a mere
+    #: relabelling does: then a unique match is the person even when ids do not align
+    same_profile: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         from privlab.graph.attacks.refinement import bucket_counts
@@ -372,6 +375,7 @@ class CandidateSizes:
             "unique_fraction": float((s == 1).mean()) if s.size else 0.0,
             "no_match_fraction": float((s == 0).mean()) if s.size else 0.0,
             "buckets": bucket_counts(s[s > 0]).to_dict(),
+            "same_profile": self.same_profile,
         }
         if self.self_match is not None:
             hit = (s == 1) & self.self_match
@@ -404,8 +408,9 @@ def degree_clustering_anonymity(
         at = np.minimum(np.searchsorted(vals, ko), vals.size - 1)
         sizes = np.where(vals[at] == ko, counts[at], 0)
     same = ko == kr if ko.size == kr.size else None
+    profile = ko.size == kr.size and bool(np.array_equal(np.sort(ko), np.sort(kr)))
     return CandidateSizes(f"degree and clustering coefficient ({decimals} decimals)",
-                          np.asarray(sizes, dtype=np.int64), same)  # fmt: skip
+                          np.asarray(sizes, dtype=np.int64), same, profile)  # fmt: skip
 
 
 # ============================================================================ link disclosure
