@@ -13,6 +13,7 @@ import pytest
 from privlab.errors import ConfigError, InputError
 from privlab.graph.attacks.active import random_graph, search_tree
 from privlab.graph.attacks.passive import (
+    _mask_pattern,
     _pattern,
     coalition,
     neighbour_signatures,
@@ -47,6 +48,11 @@ def test_search_always_finds_the_coalition_itself(seed: int) -> None:
     kept = [row for row in frontier if _pattern(neighbour_signatures(g, row.astype(np.int64)))
             == truth]  # fmt: skip
     assert any((row == c.members).all() for row in kept) and len(kept) <= len(frontier)
+    # the vectorized pattern is the same test as the dictionary one
+    for row in frontier[:30]:
+        r = row.astype(np.int64)
+        same = _pattern(neighbour_signatures(g, r)) == truth
+        assert same == (_mask_pattern(g, r) == _mask_pattern(g, c.members))
 
 
 def test_dense_random_graph_coalition_finds_itself() -> None:
