@@ -128,9 +128,12 @@ def links(
         None,
         "--model",
         help="Also the degree-knowledge figure under this release model (as `obfuscation "
-        "--model`, with --m, --p, --q): each end placed by its obfuscation distribution.",
+        "--model`, with --m, --p, --q): each end placed by its obfuscation distribution "
+        "(default: exact matching only).",
     ),
-    m: int | None = typer.Option(None, "--m", min=0, help="rsp/rad: the number m of edits."),
+    m: int | None = typer.Option(
+        None, "--m", min=0, help="rsp/rad: the number m of edits (default: rsp, |E| − |E'|)."
+    ),
     p: float = typer.Option(0.0, "--p", help="sparsify/perturb: edge removal probability."),
     q: float = typer.Option(0.0, "--q", help="perturb: non-edge addition probability."),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
