@@ -55,7 +55,8 @@ ENTRY_POINTS = (
     "graph pair", "graph utility", "graph attack refine", "graph attack h1-risk",
     "graph attack subgraph", "graph attack active", "graph attack propagate",
     "graph attack kl", "graph attack dv", "graph attack yg", "graph attack learned",
-    "audit", "report", "bench", "demo",
+    "graph attack obfuscation", "graph attack links", "graph attack group",
+    "graph attack passive", "audit", "report", "bench", "demo",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -618,6 +619,37 @@ def cases() -> list[Case]:
                         table=False)  # fmt: skip
     out += _options("graph attack active", ["graph", "attack", "active", "{d}/g.txt"], [
         ("k 1", ["-k", "1"]), ("targets 0", ["--targets", "0"]), ("k huge", ["-k", "100000"]),
+    ])  # fmt: skip
+
+    # ---- obfuscation, links, group (privlab.cli.graph_privacy)
+    ob = ["graph", "attack", "obfuscation"]
+    out += _input_cases("graph attack obfuscation", lambda p: [*ob, p, "{d}/rel.txt"],
+                        table=False)  # fmt: skip
+    out += _options("graph attack obfuscation", [*ob, "{d}/g.txt", "{d}/g.txt"], [
+        ("unknown model", ["--model", "noise"]), ("rad without m", ["--model", "rad"]),
+        ("p 1.5", ["--model", "sparsify", "--p", "1.5"]), ("k 0", ["-k", "0"]),
+        ("k text", ["-k", "two"]), ("rsp m that is not |E| - |E'|", ["--model", "rsp", "--m", "3"]),
+    ])  # fmt: skip
+    out += _input_cases("graph attack links", lambda p: ["graph", "attack", "links", p],
+                        table=False)  # fmt: skip
+    out += _options("graph attack links", ["graph", "attack", "links", "{d}/g.txt"], [
+        ("level 0", ["--level", "0"]), ("level and star", ["--level", "2", "--star"]),
+        ("non-edges -1", ["--non-edges", "-1"]), ("level text", ["--level", "two"]),
+        ("unknown model", ["--model", "noise"]), ("rad model without m", ["--model", "rad"]),
+    ])  # fmt: skip
+    gr = ["graph", "attack", "group"]
+    out += _input_cases("graph attack group", lambda p: [*gr, "{d}/g.txt", p], table=False)
+    out += _options("graph attack group", [*gr, "{d}/g.txt", "{d}/g.txt"], [
+        ("unknown knowledge", ["--knowledge", "H1"]), ("facts 0", ["--facts", "0"]),
+        ("nodes 0", ["--nodes", "0"]), ("nodes text", ["--nodes", "some"]),
+        ("nodes above n", ["--nodes", "999999"]),
+    ])  # fmt: skip
+
+    out += _input_cases("graph attack passive", lambda p: ["graph", "attack", "passive", p],
+                        table=False)  # fmt: skip
+    out += _options("graph attack passive", ["graph", "attack", "passive", "{d}/g.txt"], [
+        ("k 1", ["-k", "1"]), ("k text", ["-k", "many"]), ("trials 0", ["--trials", "0"]),
+        ("k above n", ["-k", "100000"]),
     ])  # fmt: skip
 
     # ---- propagate / learned (pair folders)

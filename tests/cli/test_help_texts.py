@@ -110,7 +110,8 @@ WITH_PROGRESS = [
     "dp release", "dp safe-kanon", "graph anonymize", "graph pair", "graph utility",
     "graph attack refine", "graph attack h1-risk", "graph attack subgraph",
     "graph attack active", "graph attack propagate", "graph attack learned", "audit",
-    "report", "bench", "demo",
+    "report", "bench", "demo", "graph attack obfuscation", "graph attack links",
+    "graph attack group", "graph attack passive",
 ]  # fmt: skip
 
 

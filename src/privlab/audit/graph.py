@@ -289,6 +289,15 @@ def audit_graph(
         )
     step()
 
+    # --- privacy metrics: obfuscation, degree + clustering, edge disclosure
+    from privlab.audit.graph_privacy import privacy_metrics_check
+
+    found, details["privacy_metrics"] = privacy_metrics_check(
+        original, release, aligned=bool(aligned), removed=_removed_edges(original, release),
+        th=th, section=report.add_section("Identity obfuscation and edge disclosure"),
+    )  # fmt: skip
+    findings.extend(found)
+
     # --- subgraph knowledge
     sub = _subgraph_knowledge(original, release, facts, sample, time_budget, seed, aligned)
     details["subgraph"] = sub

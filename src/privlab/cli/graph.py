@@ -477,4 +477,6 @@ def _sample_option(sample: str) -> int | str | None:
     raise ConfigError(f"--sample {sample!r}: give auto, all or a number of BFS sources ≥ 1")
 
 
+import privlab.cli.graph_privacy  # noqa: E402, F401  (registers obfuscation, links, group, passive)
+
 app.add_typer(attack_app, name="attack")

@@ -428,11 +428,46 @@ def recover(released: Graph, secret: SybilSecret, *, max_tree: int = DEFAULT_MAX
     search is reported in ``status``.  See the module doc for the cost.
     """
     released = as_graph(released, "the walk-based active attack", undirected=True)
+    frontier, level_sizes, tree_size, status = search_tree(
+        released, secret.degrees, secret.internal, max_tree=max_tree
+    )
+    b = len(secret.subsets)
+    if status != "unique":
+        matches = int(frontier.shape[0]) if status == "ambiguous" else 0
+        none = np.full(b, -1, dtype=np.int64)
+        return Recovery(
+            status, np.empty(0, dtype=np.int64), matches, tree_size, level_sizes, none,
+            ["no_h"] * b,
+        )  # fmt: skip
+    found = frontier[0].astype(np.int64)
+    targets, tstatus = _find_targets(released, found, secret.subsets)
+    return Recovery(status, found, 1, tree_size, level_sizes, targets, tstatus)
+
+
+def search_tree(
+    released: Graph,
+    degrees: np.ndarray,
+    internal: np.ndarray,
+    parents: np.ndarray | None = None,
+    *,
+    max_tree: int = DEFAULT_MAX_TREE,
+) -> tuple[np.ndarray, list[int], int, str]:
+    """The search tree T of §8.5.3 for a pattern H with full degrees ``degrees`` and k × k
+    adjacency ``internal``: every sequence of released nodes v_1..v_k with deg(v_i) =
+    degrees[i] whose adjacencies equal H's, grown so that v_i is a neighbour of
+    v_{parents[i]} (default parents[i] = i − 1, the walk of the active attack; any order in
+    which each node has an earlier neighbour works — the passive coalition of
+    :mod:`privlab.graph.attacks.passive`).  Returns (the complete sequences, the number of
+    tree nodes per depth, the tree size, status): ``"unique"``, ``"ambiguous"``,
+    ``"not_found"`` or ``"tree_limit"`` (more than ``max_tree`` tree nodes).  Cost in the
+    module docstring.
+    """
     if int(max_tree) != max_tree or max_tree < 1:
         raise ConfigError(f"max_tree = {max_tree!r}: give a positive number of tree nodes")
-    k = secret.k
-    want = secret.degrees
-    adj = secret.internal
+    k = len(degrees)
+    want = np.asarray(degrees)
+    adj = np.asarray(internal)
+    par = np.arange(-1, k - 1) if parents is None else np.asarray(parents)
     n = released.n_nodes
     deg = released.degrees()
     keys = np.repeat(np.arange(n, dtype=np.int64), deg) * n + released.indices
@@ -448,26 +483,28 @@ def recover(released: Graph, secret: SybilSecret, *, max_tree: int = DEFAULT_MAX
     frontier = np.flatnonzero(deg == want[0]).astype(idx_t).reshape(-1, 1)
     level_sizes = [int(frontier.shape[0])]
     tree_size = level_sizes[0]
-    status = None
     for level in range(1, k):
         if frontier.shape[0] == 0 or tree_size > max_tree:
             break
         parts = []
         grown = 0
+        p = int(par[level])
         # chunk so that the gathered neighbour lists stay moderate
-        cnt_all = deg[frontier[:, -1]]
+        cnt_all = deg[frontier[:, p]]
         for lo, hi in _chunks(cnt_all, 1 << 22):
             if tree_size + grown > max_tree:
                 break
             block = frontier[lo:hi]
-            last = block[:, -1]
+            last = block[:, p]
             cnt = cnt_all[lo:hi]
             rows = np.repeat(np.arange(block.shape[0]), cnt)
             offs = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt)
             cand = released.indices[np.repeat(released.indptr[last], cnt) + offs]
             ok = deg[cand] == want[level]
             rows, cand = rows[ok], cand[ok]
-            for i in range(level - 1):
+            for i in range(level):
+                if i == p:
+                    continue
                 u = block[rows, i].astype(np.int64)
                 e = has_edge(u, cand)
                 ok = e if adj[i, level] else (~e & (u != cand))
@@ -485,17 +522,7 @@ def recover(released: Graph, secret: SybilSecret, *, max_tree: int = DEFAULT_MAX
         status = "ambiguous"
     else:
         status = "unique"
-    b = len(secret.subsets)
-    if status != "unique":
-        matches = int(frontier.shape[0]) if status == "ambiguous" else 0
-        none = np.full(b, -1, dtype=np.int64)
-        return Recovery(
-            status, np.empty(0, dtype=np.int64), matches, tree_size, level_sizes, none,
-            ["no_h"] * b,
-        )  # fmt: skip
-    found = frontier[0].astype(np.int64)
-    targets, tstatus = _find_targets(released, found, secret.subsets)
-    return Recovery(status, found, 1, tree_size, level_sizes, targets, tstatus)
+    return frontier, level_sizes, tree_size, status
 
 
 def _chunks(counts: np.ndarray, budget: int) -> list[tuple[int, int]]:
@@ -661,5 +688,6 @@ __all__ = [
     "plant_sybils",
     "random_graph",
     "recover",
+    "search_tree",
     "success_vs_k",
 ]
