@@ -31,6 +31,9 @@ NOT_USED_UNLESS_GIVEN = {
     "dp safe-kanon": {"--delta", "--beta", "--k", "--identifying", "--insensitive",
                       "--columns"},
     "graph attack propagate": {"--seeds", "--seeds-file", "--discover"},
+    "graph attack kl": {"--seeds", "--seeds-file", "--discover"},
+    "graph attack dv": {"--seeds", "--seeds-file", "--discover"},
+    "graph attack yg": {"--seeds", "--seeds-file", "--discover"},
     "audit": {"--qi", "--sensitive", "--hierarchy", "--columns"},
     "demo": {"--output", "--write-examples"},
 }  # fmt: skip
@@ -111,7 +114,8 @@ WITH_PROGRESS = [
     "graph attack refine", "graph attack h1-risk", "graph attack subgraph",
     "graph attack active", "graph attack propagate", "graph attack learned", "audit",
     "report", "bench", "demo", "graph attack obfuscation", "graph attack links",
-    "graph attack group", "graph attack passive",
+    "graph attack group", "graph attack passive", "graph attack kl", "graph attack dv",
+    "graph attack yg",
 ]  # fmt: skip
 
 
