@@ -535,6 +535,44 @@ def cases() -> list[Case]:
              setup=_device("null", 3), keeps=_is_device("null"), root_only=True),
     ]  # fmt: skip
 
+    # ---- graph anonymize: the structure-aware perturbation schemes
+    gx = ["graph", "anonymize", "{d}/g.txt", "-o", "{d}/o.txt"]
+    k4 = _write("k4.txt", "0 1\n0 2\n0 3\n1 2\n1 3\n2 3\n")
+    out += _options("graph anonymize", gx, [
+        ("randwalk without --walk-length", ["-s", "randwalk"]),
+        ("randwalk --walk-length 0", ["-s", "randwalk", "--walk-length", "0"]),
+        ("randwalk --walk-length -3", ["-s", "randwalk", "--walk-length", "-3"]),
+        ("randwalk --walk-length 2.5", ["-s", "randwalk", "--walk-length", "2.5"]),
+        ("randwalk --walk-length text", ["-s", "randwalk", "--walk-length", "two"]),
+        ("randwalk --walk-length 10^7", ["-s", "randwalk", "--walk-length", "10000000"]),
+        ("randwalk with --tolerance", ["-s", "randwalk", "--walk-length", "2", "--tolerance",
+                                       "0.1"]),
+        ("--walk-length with rsp", ["-s", "rsp", "--fraction", "0.1", "--walk-length", "2"]),
+        ("--tolerance with rad", ["-s", "rad", "--fraction", "0.1", "--tolerance", "0.1"]),
+        ("spctr-ad without --fraction", ["-s", "spctr-ad"]),
+        ("spctr-sw without --fraction", ["-s", "spctr-sw", "--tolerance", "0.1"]),
+        ("spctr-ad fraction 1.5", ["-s", "spctr-ad", "--fraction", "1.5"]),
+        ("spctr-sw fraction -0.1", ["-s", "spctr-sw", "--fraction", "-0.1"]),
+        ("spctr-ad fraction nan", ["-s", "spctr-ad", "--fraction", "nan"]),
+        ("spctr-ad tolerance 2", ["-s", "spctr-ad", "--fraction", "0.1", "--tolerance", "2"]),
+        ("spctr-sw tolerance -0.5", ["-s", "spctr-sw", "--fraction", "0.1", "--tolerance",
+                                     "-0.5"]),
+        ("spctr-sw tolerance inf", ["-s", "spctr-sw", "--fraction", "0.1", "--tolerance",
+                                    "inf"]),
+        ("randwalk --directed", ["-s", "randwalk", "--walk-length", "2", "--directed"]),
+    ])  # fmt: skip
+    out += [
+        Case("graph anonymize", "spctr-ad on a complete graph (no non-edges)", expect="non-edges",
+             argv=["graph", "anonymize", "{d}/k4.txt", "-s", "spctr-ad", "--fraction", "0.5",
+                   "-o", "{d}/o.txt"], setup=k4),
+        Case("graph anonymize", "spctr-sw on a complete graph (no valid switch)",
+             expect="Spctr Switch", argv=["graph", "anonymize", "{d}/k4.txt", "-s", "spctr-sw",
+                                          "--fraction", "0.5", "-o", "{d}/o.txt"], setup=k4),
+        Case("graph anonymize", "randwalk on a complete graph", ok=True,
+             argv=["graph", "anonymize", "{d}/k4.txt", "-s", "randwalk", "--walk-length", "3",
+                   "-o", "{d}/o.txt"], setup=k4),
+    ]  # fmt: skip
+
     # ---- graph pair
     gp = ["graph", "pair", "{d}/g.txt", "--alpha-v", "0.5", "--alpha-e", "0.5"]
     out += _input_cases("graph pair", lambda p: ["graph", "pair", p, *gp[3:], "-o", "{d}/p2"],

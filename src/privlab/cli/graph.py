@@ -40,6 +40,8 @@ from privlab.cli.graph_attack import (
     read_input,
     write_pair_dir,
 )
+from privlab.cli.graph_perturb_schemes import SCHEMES as PERTURB_SCHEMES
+from privlab.cli.graph_perturb_schemes import refuse_foreign
 from privlab.errors import ConfigError
 from privlab.graph.core import Graph, read_graph, write_graph
 from privlab.io.outputs import Output, is_stdout
@@ -104,6 +106,7 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
                 "relaxed or supergraph)"),
     "dp-dk2": (_dp_dk2, "ε-edge-DP synthetic graph from a noisy dK-2 series (--epsilon, "
                "--max-degree, optional --threshold)"),
+    **PERTURB_SCHEMES,
 }
 
 #: Schemes whose release is differentially private: their output states no exact figure of
@@ -147,10 +150,10 @@ def _resolve_scheme(scheme: str) -> tuple[str, Callable[..., Any]]:
     return name, SCHEMES[name][0]
 
 
-def _scheme_opts(fraction, k, method, epsilon, max_degree, threshold) -> dict[str, Any]:
+def _scheme_opts(fraction, k, method, epsilon, max_degree, threshold, **more) -> dict[str, Any]:
     return {
         "fraction": fraction, "k": k, "epsilon": epsilon, "max_degree": max_degree,
-        "threshold": threshold, "method": method,
+        "threshold": threshold, "method": method, **more,
     }  # fmt: skip
 
 
@@ -202,6 +205,21 @@ Threshold = Annotated[
         help="dp-dk2: drop noisy cells below this, an integer or 'auto' (default: 0).",
     ),
 ]
+WalkLength = Annotated[
+    int | None,
+    typer.Option(
+        "--walk-length",
+        help="randwalk: the walk length t ≥ 1, 1 changes nothing (required by randwalk).",
+    ),
+]
+Tolerance = Annotated[
+    float | None,
+    typer.Option(
+        "--tolerance",
+        help="spctr-ad, spctr-sw: also accept changes keeping λ1 and μ2 within this relative "
+        "band of the original (default: 0, the paper's rule).",
+    ),
+]
 Seed = Annotated[
     int | None,
     typer.Option(
@@ -233,6 +251,8 @@ def anonymize(
     epsilon: Epsilon = None,
     max_degree: MaxDegree = None,
     threshold: Threshold = None,
+    walk_length: WalkLength = None,
+    tolerance: Tolerance = None,
     seed: Seed = None,
     mapping: Path | None = typer.Option(
         None,
@@ -259,7 +279,9 @@ def anonymize(
             f"--non-private-diagnostics goes with a differentially private scheme "
             f"({', '.join(sorted(DP_SCHEMES))}); {name} prints its exact figures anyway"
         )
-    opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold)
+    opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold,
+                        walk_length=walk_length, tolerance=tolerance)  # fmt: skip
+    refuse_foreign(name, opts)
     if mapping is not None and keep_ids:
         raise ConfigError("--mapping is the relabelling's secret; it cannot go with --keep-ids")
     if mapping is not None and is_stdout(output):
@@ -359,6 +381,8 @@ def pair(
     epsilon: Epsilon = None,
     max_degree: MaxDegree = None,
     threshold: Threshold = None,
+    walk_length: WalkLength = None,
+    tolerance: Tolerance = None,
     secgraph: bool = typer.Option(
         False, "--secgraph", help="SecGraph's pair instead: two edge samples keeping a BFS "
         "tree, same node ids on both sides (--p).",
@@ -392,8 +416,10 @@ def pair(
     elif alpha_v is None or alpha_e is None:
         raise ConfigError("give --alpha-v and --alpha-e (the overlaps, in (0, 1]) or --secgraph")
     details: dict[str, Any] = {}
-    opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold)
+    opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold,
+                        walk_length=walk_length, tolerance=tolerance)  # fmt: skip
     name = None if scheme is None else _resolve_scheme(scheme)[0]
+    refuse_foreign(name or "no scheme", opts)
     read = read_input(input)
     with _scheme_progress(name, opts, f"sampling a pair from {read.graph!r}") as progress:
         scheme_fn = None

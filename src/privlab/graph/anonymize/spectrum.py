@@ -254,7 +254,7 @@ def spectrum_add_delete(
             added.add(key)
             if run.take(a, b, lambda: _graph_from_ids(g, _ids(keys0[~deleted], added))):
                 break  # done, or rescore the rest with the refreshed eigenvectors
-        run.end_batch()
+        run.end_batch(batch)
     out = _graph_from_ids(g, _ids(keys0[~deleted], added))
     params = {"fraction": f, "m": m, **run.report(out), "candidates": run.tried}
     return _result(g, out, "SPCTR-AD", params, m, m, seed)
@@ -313,7 +313,7 @@ def spectrum_switch(
             if run.take(a, b, lambda: _graph_from_ids(g, _ids(keys0[~switched], created))):
                 break
         run.tried += batch - cand.size
-        run.end_batch()
+        run.end_batch(cand.size)
     out = _graph_from_ids(g, _ids(keys0[~switched], created))
     params = {"fraction": f, "edge_pairs": edges.shape[0] // 2, "s": s, **run.report(out),
               "candidates": run.tried}  # fmt: skip
@@ -326,7 +326,7 @@ class _Controller:
 
     def __init__(self, g: Graph, tol: float, refreshes: int, total: int, name: str) -> None:
         self.name, self.total = name, total
-        self.done = self.tried = self.accepted = self.stall = 0
+        self.done = self.tried = self.accepted = self.stall = self.valid = 0
         self.mask = largest_component(g)
         self.lam0, self.x = adjacency_lambda1(g)
         self.mu0, self.y = laplacian_mu2(g, self.mask)
@@ -363,18 +363,25 @@ class _Controller:
             return True
         return False
 
-    def end_batch(self) -> None:
+    def end_batch(self, valid: int) -> None:
+        """After a batch with ``valid`` candidates that were valid changes of the graph."""
+        self.valid = 0 if self.accepted else self.valid + valid
         self.stall = 0 if self.accepted else self.stall + 1
         self.accepted = 0
         if self.stall >= STALL_BATCHES:
             self.stalled()
 
     def stalled(self) -> None:
+        why = (
+            "none was a valid change (each would make a self-loop or an edge that exists or "
+            "existed); lower `fraction`"
+            if self.valid == 0
+            else f"{self.valid} were valid but none moved λ1 and μ2 back towards the "
+            "original; lower `fraction` or raise `tolerance`"
+        )
         raise InfeasibleError(
             f"{self.name}: {self.done} of the {self.total} changes made, then "
-            f"{STALL_BATCHES} batches of candidates ({self.tried} tried in all) gave none "
-            "that is valid and moves λ1 and μ2 back towards the original; lower `fraction` "
-            "or raise `tolerance`"
+            f"{STALL_BATCHES} batches of candidates ({self.tried} tried in all): {why}"
         )
 
     def refresh(self, current: Graph) -> None:
