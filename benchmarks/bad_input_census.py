@@ -55,6 +55,7 @@ ENTRY_POINTS = (
     "graph pair", "graph utility", "graph attack refine", "graph attack h1-risk",
     "graph attack subgraph", "graph attack active", "graph attack propagate",
     "graph attack learned", "audit", "report", "bench", "demo",
+    "graph generalize",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -123,6 +124,11 @@ schemes = ["rsp"]
 metrics = ["clustering"]
 """
 
+GRAPHML_DIRECTED = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/'
+    'xmlns"><graph edgedefault="directed"><node id="a"/><node id="b"/><node id="c"/>'
+    '<edge source="a" target="b"/><edge source="b" target="c"/></graph></graphml>\n'
+)
 QI = ["--qi", "zip", "--qi", "age", "--qi", "sex"]
 TABLE = ["{d}/data.csv", *QI, "--hierarchy", "zip={d}/zip.csv",
          "--hierarchy", "sex=flat", "--sensitive", "disease", "--identifying", "name"]  # fmt: skip
@@ -571,6 +577,34 @@ def cases() -> list[Case]:
         Case("graph anonymize", "randwalk on a complete graph", ok=True,
              argv=["graph", "anonymize", "{d}/k4.txt", "-s", "randwalk", "--walk-length", "3",
                    "-o", "{d}/o.txt"], setup=k4),
+    ]  # fmt: skip
+
+    # ---- graph generalize
+    gg = ["graph", "generalize", "{d}/g.txt", "-k", "3", "--steps", "50"]
+    out += _input_cases("graph generalize",
+                        lambda p: ["graph", "generalize", p, "-k", "2", "-o", "{d}/r.json"],
+                        table=False)  # fmt: skip
+    out += _output_cases("graph generalize", lambda p: [*gg, "-o", p], ["g.txt"])
+    out += _options("graph generalize", [*gg[:3], "-o", "{d}/r.json"], [
+        ("no k", []), ("k 0", ["-k", "0"]), ("k -1", ["-k", "-1"]), ("k text", ["-k", "three"]),
+        ("k 2.5", ["-k", "2.5"]), ("k above the node count", ["-k", "35"]),
+        ("steps -1", ["-k", "3", "--steps", "-1"]), ("steps text", ["-k", "3", "--steps", "x"]),
+        ("--mapping = --sample", ["-k", "3", "--sample", "{d}/s.txt", "--mapping", "{d}/s.txt"]),
+    ])  # fmt: skip
+    out += [
+        Case("graph generalize", "--sample = -o", [*gg, "-o", "{d}/r.json", "--sample",
+                                                   "{d}/r.json"], expect="same path"),
+        Case("graph generalize", "--mapping = input", [*gg, "-o", "{d}/r.json", "--mapping",
+                                                       "{d}/g.txt"]),
+        Case("graph generalize", "--sample in a read-only folder",
+             [*gg, "-o", "{d}/r.json", "--sample", "{d}/ro/s.txt"], setup=_read_only("ro")),
+        Case("graph generalize", "-o - with --json", [*gg, "-o", "-", "--json"]),
+        Case("graph generalize", "a directed GraphML input (read as undirected, as everywhere)",
+             ["graph", "generalize", "{d}/d.graphml", "-k", "2", "-o", "{d}/r.json"],
+             setup=_write("d.graphml", GRAPHML_DIRECTED), ok=True),
+        Case("graph generalize", "with --sample and --mapping",
+             [*gg, "-o", "{d}/r.json", "--sample", "{d}/s.txt", "--mapping", "{d}/m.csv"],
+             ok=True),
     ]  # fmt: skip
 
     # ---- graph pair

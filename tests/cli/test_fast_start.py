@@ -28,6 +28,7 @@ COMMAND_PATHS = [
     "graph attack refine", "graph attack h1-risk", "graph attack subgraph",
     "graph attack active", "graph attack propagate", "graph attack learned",
     "audit", "report", "bench", "demo",
+    "graph generalize",
 ]  # fmt: skip
 
 PROBE = """

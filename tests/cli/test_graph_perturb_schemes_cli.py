@@ -90,3 +90,41 @@ def test_pair_with_a_random_walk_scheme(small_world, tmp_path):
     bad = run("graph", "pair", small_world, "--alpha-v", "0.8", "--alpha-e", "1",
               "--walk-length", "2", "-o", tmp_path / "p2")  # fmt: skip
     assert bad.exit_code == 2 and "--walk-length goes with" in bad.output
+
+
+# ---------------------------------------------------------------------------- graph generalize
+def test_generalize_writes_a_release_that_matches_the_graph(small_world, tmp_path):
+    rel, sample, mapping = tmp_path / "r.json", tmp_path / "s.txt", tmp_path / "m.csv"
+    result = run("graph", "generalize", small_world, "-k", "4", "--steps", "300", "-o", rel,
+                 "--sample", sample, "--mapping", mapping, "--seed", "2", "--json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    release = json.loads(rel.read_text())
+    g = read_graph(small_world).graph
+    sizes = [s["size"] for s in release["supernodes"]]
+    assert release["k"] == 4 and min(sizes) >= 4 and sum(sizes) == g.n_nodes
+    assert summary["supernodes"] == len(sizes) == g.n_nodes // 4
+    # the published counts are the graph's under the secret assignment
+    import polars as pl
+
+    table = pl.read_csv(mapping)
+    where = dict(zip(table["original"].to_list(), table["supernode"].to_list(), strict=True))
+    counts: dict[tuple[int, int], int] = {}
+    for u, v in g.edges().tolist():
+        a, b = sorted((where[int(g.labels[u])], where[int(g.labels[v])]))
+        counts[(a, b)] = counts.get((a, b), 0) + 1
+    published = {(s["id"], s["id"]): s["internal_edges"] for s in release["supernodes"]
+                 if s["internal_edges"]}  # fmt: skip
+    published |= {(e["a"], e["b"]): e["edges"] for e in release["superedges"]}
+    assert published == counts
+    drawn = read_graph(sample).graph
+    assert drawn.n_nodes == g.n_nodes and drawn.n_edges == g.n_edges
+    assert "assignment" not in rel.read_text() and "original" not in rel.read_text()
+
+
+def test_generalize_errors_write_nothing(small_world, tmp_path):
+    rel = tmp_path / "r.json"
+    for args, message in ((["-k", "0"], "k = 0"), (["-k", "81"], "only 80 nodes")):
+        result = run("graph", "generalize", small_world, *args, "-o", rel)
+        assert result.exit_code == 2 and message in result.output
+        assert not rel.exists()

@@ -40,6 +40,7 @@ from privlab.cli.graph_attack import (
     read_input,
     write_pair_dir,
 )
+from privlab.cli.graph_generalize import generalize
 from privlab.cli.graph_perturb_schemes import SCHEMES as PERTURB_SCHEMES
 from privlab.cli.graph_perturb_schemes import refuse_foreign
 from privlab.errors import ConfigError
@@ -488,4 +489,5 @@ def _sample_option(sample: str) -> int | str | None:
     raise ConfigError(f"--sample {sample!r}: give auto, all or a number of BFS sources ≥ 1")
 
 
+app.command("generalize")(generalize)
 app.add_typer(attack_app, name="attack")
