@@ -247,3 +247,17 @@ def test_a_switch_with_no_valid_move_is_infeasible():
     star = Graph.from_networkx(nx.star_graph(6))  # every switch makes a loop or a repeat
     with pytest.raises(InfeasibleError, match="Spctr Switch"):
         spectrum_switch(star, 0.5, seed=1)
+
+
+def test_switches_never_join_the_mu2_component_to_another():
+    """With the eigenvectors computed once, the component whose μ2 is controlled keeps its
+    node set: no released edge joins it to the other component (RSW does join them)."""
+    big = nx.connected_watts_strogatz_graph(150, 6, 0.2, seed=2)
+    small = nx.relabel_nodes(nx.cycle_graph(40), {i: 150 + i for i in range(40)})
+    g = Graph.from_networkx(nx.union(big, small))
+    inside = np.arange(g.n_nodes) < 150
+    for seed in range(3):
+        e = spectrum_switch(g, 0.4, seed=seed, refreshes=0).graph.edges()
+        assert not np.any(inside[e[:, 0]] != inside[e[:, 1]])
+    e = random_switch(g, 0.4, seed=0).graph.edges()
+    assert np.any(inside[e[:, 0]] != inside[e[:, 1]])
