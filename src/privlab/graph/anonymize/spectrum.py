@@ -64,6 +64,7 @@ shift-invert, one sparse LU each).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -254,15 +255,13 @@ def spectrum_add_delete(
         i, j = edges[di, 0], edges[di, 1]
         dl = 2.0 * (run.x[p] * run.x[q] - run.x[i] * run.x[j])
         dm = run.c(p, q) - run.c(i, j)
-        for d_idx, key, a, b in zip(
-            di.tolist(), ins.tolist(), dl.tolist(), dm.tolist(), strict=True
-        ):
-            run.tried += 1
-            if deleted[d_idx] or key in added or not run.ok(a, b):
+        d_list, k_list = di.tolist(), ins.tolist()
+        for c in run.scan(dl, dm):
+            if deleted[d_list[c]] or k_list[c] in added:
                 continue
-            deleted[d_idx] = True
-            added.add(key)
-            if run.take(a, b, lambda: _graph_from_ids(g, _ids(keys0[~deleted], added))):
+            deleted[d_list[c]] = True
+            added.add(k_list[c])
+            if run.take(dl[c], dm[c], lambda: _graph_from_ids(g, _ids(keys0[~deleted], added))):
                 break  # done, or rescore the rest with the refreshed eigenvectors
         run.end_batch(batch)
     out = _graph_from_ids(g, _ids(keys0[~deleted], added))
@@ -312,18 +311,17 @@ def spectrum_switch(
         dl = 2.0 * (x[t] - x[u]) * (x[v] - x[w])
         dm = run.c(t, v) + run.c(u, w) - run.c(t, w) - run.c(u, v)
         cand = np.flatnonzero(valid)
-        cols = (i1[cand], i2[cand], k1[cand], k2[cand], dl[cand], dm[cand])
-        for e1, e2, n1, n2, a, b in zip(*(c.tolist() for c in cols), strict=True):
-            run.tried += 1
+        e1s, e2s, n1s, n2s = (col[cand].tolist() for col in (i1, i2, k1, k2))
+        dl, dm = dl[cand], dm[cand]
+        for c in run.scan(dl, dm):
+            e1, e2, n1, n2 = e1s[c], e2s[c], n1s[c], n2s[c]
             if switched[e1] or switched[e2] or n1 in created or n2 in created:
-                continue
-            if not run.ok(a, b):
                 continue
             switched[e1] = switched[e2] = True
             created.update((n1, n2))
-            if run.take(a, b, lambda: _graph_from_ids(g, _ids(keys0[~switched], created))):
+            if run.take(dl[c], dm[c], lambda: _graph_from_ids(g, _ids(keys0[~switched], created))):
                 break
-        run.tried += batch - cand.size
+        run.tried += batch - cand.size  # the invalid ones
         run.end_batch(cand.size)
     out = _graph_from_ids(g, _ids(keys0[~switched], created))
     params = {"fraction": f, "edge_pairs": edges.shape[0] // 2, "s": s, **run.report(out),
@@ -363,11 +361,42 @@ class _Controller:
             self.mu, self.mu0, dm, self.tol
         )
 
+    def scan(self, dl: np.ndarray, dm: np.ndarray) -> Iterator[int]:
+        """The batch's candidates the rule allows, in order, judged against the values as
+        they stand when each is reached (the caller accepts them through :meth:`take`).
+        With tolerance 0 the rule depends only on the side of the original each value is
+        on, so the candidates allowed on each side are found at once and only they are
+        visited (on ego-Facebook the rule refuses > 99 % of them)."""
+        count = dl.size
+        self.tried += count
+        if self.tol:
+            yield from (c for c in range(count) if self.ok(float(dl[c]), float(dm[c])))
+            return
+        allowed: dict[tuple[int, int], np.ndarray] = {}
+        pos = 0
+        while pos < count:
+            side = self.side()
+            if side not in allowed:
+                allowed[side] = np.flatnonzero(_fits(dl, side[0]) & _fits(dm, side[1]))
+            idx = allowed[side]
+            moved = False
+            for c in idx[np.searchsorted(idx, pos) :].tolist():
+                pos = c + 1
+                yield c
+                if self.side() != side:
+                    moved = True
+                    break
+            if not moved:
+                return
+
+    def side(self) -> tuple[int, int]:
+        return _side(self.lam, self.lam0), _side(self.mu, self.mu0)
+
     def take(self, dl: float, dm: float, current) -> bool:
         """Account for an accepted change; True when the batch must end: all changes made,
         or a refresh (on ``current()``, the graph now) made the batch's scores stale."""
-        self.lam += dl
-        self.mu += dm
+        self.lam += float(dl)
+        self.mu += float(dm)
         self.since += 1
         self.done += 1
         self.accepted += 1
@@ -417,6 +446,19 @@ class _Controller:
             "mu2_original": self.mu0, "mu2_release": mu2, "mu2_nodes_original": self.nodes0,
             "mu2_nodes_release": int(mask.sum()),
         }  # fmt: skip
+
+
+def _side(cur: float, target: float) -> int:
+    return int(cur > target) - int(cur < target)
+
+
+def _fits(delta: np.ndarray, side: int) -> np.ndarray:
+    """The changes the rule allows on ``side`` of the original (tolerance 0)."""
+    if side > 0:
+        return delta <= 0
+    if side < 0:
+        return delta >= 0
+    return np.ones(delta.shape, dtype=bool)
 
 
 def _moves_back(cur: float, target: float, delta: float, tol: float) -> bool:
