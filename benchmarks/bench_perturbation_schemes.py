@@ -46,6 +46,7 @@ def run(graph, scheme: str, value, seed: int) -> tuple[object, dict]:
 
 
 def main() -> None:
+    from privlab.errors import PrivlabError
     from privlab.graph.anonymize.spectrum import spectral_summary
     from privlab.graph.core import read_graph
     from privlab.graph.utility import compare
@@ -72,7 +73,13 @@ def main() -> None:
         ]  # fmt: skip
         for value in levels:
             t = time.perf_counter()
-            out, extra = run(g, scheme, value, args.seed)
+            try:
+                out, extra = run(g, scheme, value, args.seed)
+            except PrivlabError as e:  # e.g. no acceptable switch left near fraction 1
+                print(f"| {scheme} | {value} | {time.perf_counter() - t:.2f} | error: {e} |")
+                rows.append({"graph": args.graph, "scheme": scheme, "level": value,
+                             "error": str(e)})  # fmt: skip
+                continue
             seconds = time.perf_counter() - t
             s = spectral_summary(out)
             dd = compare(g, out, metrics=["degree_distribution"]).to_dict()
