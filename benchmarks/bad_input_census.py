@@ -56,7 +56,7 @@ ENTRY_POINTS = (
     "graph attack subgraph", "graph attack active", "graph attack propagate",
     "graph attack kl", "graph attack dv", "graph attack yg", "graph attack learned",
     "graph attack obfuscation", "graph attack links", "graph attack group",
-    "graph attack passive", "audit", "report", "bench", "demo",
+    "graph attack passive", "audit", "report", "bench", "demo", "graph generalize",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -125,6 +125,11 @@ schemes = ["rsp"]
 metrics = ["clustering"]
 """
 
+GRAPHML_DIRECTED = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/'
+    'xmlns"><graph edgedefault="directed"><node id="a"/><node id="b"/><node id="c"/>'
+    '<edge source="a" target="b"/><edge source="b" target="c"/></graph></graphml>\n'
+)
 QI = ["--qi", "zip", "--qi", "age", "--qi", "sex"]
 TABLE = ["{d}/data.csv", *QI, "--hierarchy", "zip={d}/zip.csv",
          "--hierarchy", "sex=flat", "--sensitive", "disease", "--identifying", "name"]  # fmt: skip
@@ -571,6 +576,72 @@ def cases() -> list[Case]:
         Case("graph anonymize", "-o - (stdout)", [*ga, "-o", "-"], ok=True),
         Case("graph anonymize", "-o a device (1,3)", [*ga, "-o", "{d}/null"], ok=True,
              setup=_device("null", 3), keeps=_is_device("null"), root_only=True),
+    ]  # fmt: skip
+
+    # ---- graph anonymize: the structure-aware perturbation schemes
+    gx = ["graph", "anonymize", "{d}/g.txt", "-o", "{d}/o.txt"]
+    k4 = _write("k4.txt", "0 1\n0 2\n0 3\n1 2\n1 3\n2 3\n")
+    out += _options("graph anonymize", gx, [
+        ("randwalk without --walk-length", ["-s", "randwalk"]),
+        ("randwalk --walk-length 0", ["-s", "randwalk", "--walk-length", "0"]),
+        ("randwalk --walk-length -3", ["-s", "randwalk", "--walk-length", "-3"]),
+        ("randwalk --walk-length 2.5", ["-s", "randwalk", "--walk-length", "2.5"]),
+        ("randwalk --walk-length text", ["-s", "randwalk", "--walk-length", "two"]),
+        ("randwalk --walk-length 10^7", ["-s", "randwalk", "--walk-length", "10000000"]),
+        ("randwalk with --tolerance", ["-s", "randwalk", "--walk-length", "2", "--tolerance",
+                                       "0.1"]),
+        ("--walk-length with rsp", ["-s", "rsp", "--fraction", "0.1", "--walk-length", "2"]),
+        ("--tolerance with rad", ["-s", "rad", "--fraction", "0.1", "--tolerance", "0.1"]),
+        ("spctr-ad without --fraction", ["-s", "spctr-ad"]),
+        ("spctr-sw without --fraction", ["-s", "spctr-sw", "--tolerance", "0.1"]),
+        ("spctr-ad fraction 1.5", ["-s", "spctr-ad", "--fraction", "1.5"]),
+        ("spctr-sw fraction -0.1", ["-s", "spctr-sw", "--fraction", "-0.1"]),
+        ("spctr-ad fraction nan", ["-s", "spctr-ad", "--fraction", "nan"]),
+        ("spctr-ad tolerance 2", ["-s", "spctr-ad", "--fraction", "0.1", "--tolerance", "2"]),
+        ("spctr-sw tolerance -0.5", ["-s", "spctr-sw", "--fraction", "0.1", "--tolerance",
+                                     "-0.5"]),
+        ("spctr-sw tolerance inf", ["-s", "spctr-sw", "--fraction", "0.1", "--tolerance",
+                                    "inf"]),
+        ("randwalk --directed", ["-s", "randwalk", "--walk-length", "2", "--directed"]),
+    ])  # fmt: skip
+    out += [
+        Case("graph anonymize", "spctr-ad on a complete graph (no non-edges)", expect="non-edges",
+             argv=["graph", "anonymize", "{d}/k4.txt", "-s", "spctr-ad", "--fraction", "0.5",
+                   "-o", "{d}/o.txt"], setup=k4),
+        Case("graph anonymize", "spctr-sw on a complete graph (no valid switch)",
+             expect="Spctr Switch", argv=["graph", "anonymize", "{d}/k4.txt", "-s", "spctr-sw",
+                                          "--fraction", "0.5", "-o", "{d}/o.txt"], setup=k4),
+        Case("graph anonymize", "randwalk on a complete graph", ok=True,
+             argv=["graph", "anonymize", "{d}/k4.txt", "-s", "randwalk", "--walk-length", "3",
+                   "-o", "{d}/o.txt"], setup=k4),
+    ]  # fmt: skip
+
+    # ---- graph generalize
+    gg = ["graph", "generalize", "{d}/g.txt", "-k", "3", "--steps", "50"]
+    out += _input_cases("graph generalize",
+                        lambda p: ["graph", "generalize", p, "-k", "2", "-o", "{d}/r.json"],
+                        table=False)  # fmt: skip
+    out += _output_cases("graph generalize", lambda p: [*gg, "-o", p], ["g.txt"])
+    out += _options("graph generalize", [*gg[:3], "-o", "{d}/r.json"], [
+        ("no k", []), ("k 0", ["-k", "0"]), ("k -1", ["-k", "-1"]), ("k text", ["-k", "three"]),
+        ("k 2.5", ["-k", "2.5"]), ("k above the node count", ["-k", "35"]),
+        ("steps -1", ["-k", "3", "--steps", "-1"]), ("steps text", ["-k", "3", "--steps", "x"]),
+        ("--mapping = --sample", ["-k", "3", "--sample", "{d}/s.txt", "--mapping", "{d}/s.txt"]),
+    ])  # fmt: skip
+    out += [
+        Case("graph generalize", "--sample = -o", [*gg, "-o", "{d}/r.json", "--sample",
+                                                   "{d}/r.json"], expect="same path"),
+        Case("graph generalize", "--mapping = input", [*gg, "-o", "{d}/r.json", "--mapping",
+                                                       "{d}/g.txt"]),
+        Case("graph generalize", "--sample in a read-only folder",
+             [*gg, "-o", "{d}/r.json", "--sample", "{d}/ro/s.txt"], setup=_read_only("ro")),
+        Case("graph generalize", "-o - with --json", [*gg, "-o", "-", "--json"]),
+        Case("graph generalize", "a directed GraphML input (read as undirected, as everywhere)",
+             ["graph", "generalize", "{d}/d.graphml", "-k", "2", "-o", "{d}/r.json"],
+             setup=_write("d.graphml", GRAPHML_DIRECTED), ok=True),
+        Case("graph generalize", "with --sample and --mapping",
+             [*gg, "-o", "{d}/r.json", "--sample", "{d}/s.txt", "--mapping", "{d}/m.csv"],
+             ok=True),
     ]  # fmt: skip
 
     # ---- graph pair

@@ -41,6 +41,9 @@ from privlab.cli.graph_attack import (
     write_pair_dir,
 )
 from privlab.cli.graph_seeded import kl as _kl  # noqa: F401  (registers kl, dv, yg)
+from privlab.cli.graph_generalize import generalize
+from privlab.cli.graph_perturb_schemes import SCHEMES as PERTURB_SCHEMES
+from privlab.cli.graph_perturb_schemes import refuse_foreign
 from privlab.errors import ConfigError
 from privlab.graph.core import Graph, read_graph, write_graph
 from privlab.io.outputs import Output, is_stdout
@@ -113,6 +116,7 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
     "kisomorphism": (graph_symmetry.kisomorphism, "k-isomorphism, Cheng et al.: k disjoint "
                      "isomorphic subgraphs (--k; --method as kautomorphism; removes the edges "
                      "between them, adds noise nodes and edges)"),
+    **PERTURB_SCHEMES,
 }
 
 #: Schemes whose release is differentially private: their output states no exact figure of
@@ -156,10 +160,10 @@ def _resolve_scheme(scheme: str) -> tuple[str, Callable[..., Any]]:
     return name, SCHEMES[name][0]
 
 
-def _scheme_opts(fraction, k, method, epsilon, max_degree, threshold) -> dict[str, Any]:
+def _scheme_opts(fraction, k, method, epsilon, max_degree, threshold, **more) -> dict[str, Any]:
     return {
         "fraction": fraction, "k": k, "epsilon": epsilon, "max_degree": max_degree,
-        "threshold": threshold, "method": method,
+        "threshold": threshold, "method": method, **more,
     }  # fmt: skip
 
 
@@ -212,6 +216,21 @@ Threshold = Annotated[
         help="dp-dk2: drop noisy cells below this, an integer or 'auto' (default: 0).",
     ),
 ]
+WalkLength = Annotated[
+    int | None,
+    typer.Option(
+        "--walk-length",
+        help="randwalk: the walk length t ≥ 1, 1 changes nothing (required by randwalk).",
+    ),
+]
+Tolerance = Annotated[
+    float | None,
+    typer.Option(
+        "--tolerance",
+        help="spctr-ad, spctr-sw: also accept changes keeping λ1 and μ2 within this relative "
+        "band of the original (default: 0, the paper's rule).",
+    ),
+]
 Seed = Annotated[
     int | None,
     typer.Option(
@@ -243,6 +262,8 @@ def anonymize(
     epsilon: Epsilon = None,
     max_degree: MaxDegree = None,
     threshold: Threshold = None,
+    walk_length: WalkLength = None,
+    tolerance: Tolerance = None,
     seed: Seed = None,
     mapping: Path | None = typer.Option(
         None,
@@ -269,7 +290,9 @@ def anonymize(
             f"--non-private-diagnostics goes with a differentially private scheme "
             f"({', '.join(sorted(DP_SCHEMES))}); {name} prints its exact figures anyway"
         )
-    opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold)
+    opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold,
+                        walk_length=walk_length, tolerance=tolerance)  # fmt: skip
+    refuse_foreign(name, opts)
     if mapping is not None and keep_ids:
         raise ConfigError("--mapping is the relabelling's secret; it cannot go with --keep-ids")
     if mapping is not None and is_stdout(output):
@@ -369,6 +392,8 @@ def pair(
     epsilon: Epsilon = None,
     max_degree: MaxDegree = None,
     threshold: Threshold = None,
+    walk_length: WalkLength = None,
+    tolerance: Tolerance = None,
     secgraph: bool = typer.Option(
         False, "--secgraph", help="SecGraph's pair instead: two edge samples keeping a BFS "
         "tree, same node ids on both sides (--p).",
@@ -402,13 +427,15 @@ def pair(
     elif alpha_v is None or alpha_e is None:
         raise ConfigError("give --alpha-v and --alpha-e (the overlaps, in (0, 1]) or --secgraph")
     details: dict[str, Any] = {}
-    opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold)
+    opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold,
+                        walk_length=walk_length, tolerance=tolerance)  # fmt: skip
     name = None if scheme is None else _resolve_scheme(scheme)[0]
     if name in graph_symmetry.NODE_ADDING_SCHEMES:
         raise ConfigError(
             f"--scheme {name} adds nodes to the release; a pair needs a scheme that keeps the "
             f"node set (anonymize with `graph anonymize --scheme {name}` instead)"
         )
+    refuse_foreign(name or "no scheme", opts)
     read = read_input(input)
     with _scheme_progress(name, opts, f"sampling a pair from {read.graph!r}") as progress:
         scheme_fn = None
@@ -479,4 +506,5 @@ def _sample_option(sample: str) -> int | str | None:
 
 import privlab.cli.graph_privacy  # noqa: E402, F401  (registers obfuscation, links, group, passive)
 
+app.command("generalize")(generalize)
 app.add_typer(attack_app, name="attack")

@@ -136,12 +136,7 @@ def random_insertion(graph: Graph, fraction: float, *, seed: Any = None) -> Pert
     n, edges = graph.n_nodes, graph.edges()
     keys = _pair_index(edges, n)
     m = _count(f, keys.size)
-    free = _n_pairs(n) - keys.size
-    if m > free:
-        raise ConfigError(
-            f"fraction = {f!r} asks for {m} new edges but the graph has only {free} non-edges; "
-            f"use fraction ≤ {free / max(keys.size, 1):.6g}"
-        )
+    _check_insertions(f, m, _n_pairs(n) - keys.size, keys.size)
     inserted = _sample_absent(n, keys, m, rng)
     out = _graph_from_ids(graph, np.concatenate([keys, inserted]))
     params = {"fraction": f, "m": m, "proxy_for": "1HKA"}
@@ -505,6 +500,15 @@ def _sample_absent(n: int, present: np.ndarray, k: int, rng: np.random.Generator
 def _count(fraction: float, total: int) -> int:
     """⌊fraction·total⌉, halves up, never above total."""
     return min(math.floor(fraction * total + 0.5), total)
+
+
+def _check_insertions(f: float, m: int, free: int, n_edges: int) -> None:
+    """ConfigError if ``fraction`` = f asks for m insertions among only ``free`` non-edges."""
+    if m > free:
+        raise ConfigError(
+            f"fraction = {f!r} asks for {m} new edges but the graph has only {free} non-edges; "
+            f"use fraction ≤ {free / max(n_edges, 1):.6g}"
+        )
 
 
 def _graph_from_ids(graph: Graph, ids: np.ndarray) -> Graph:
