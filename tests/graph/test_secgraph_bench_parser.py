@@ -34,8 +34,9 @@ NS_OUT = """\
 /tmp/run dir/ns out.txt 2/3 15 15
 """
 
-DV_OUT = """\
-g2ToG1seeds : 
+DV_OUT = (
+    "g2ToG1seeds : \n"
+    + """\
 1 1
 4 4
 1 1
@@ -44,6 +45,7 @@ g2ToG1seeds :
 6 6
 dv.txt 3/4 10 10
 """
+)
 
 
 def test_ns_output_pairs_and_summary(bench):
