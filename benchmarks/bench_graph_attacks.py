@@ -13,12 +13,15 @@ own ``ru_utime + ru_stime`` and ``ru_maxrss``) and ``time.perf_counter`` (wall):
 
 * privlab: ``python -m privlab graph attack NAME PAIR --seeds-file seeds.csv ... -o map.csv
   --json --quiet`` — interpreter start, imports, reading aux.txt / san.txt / truth.csv /
-  seeds.csv, the attack, writing the mapping CSV and the JSON summary.  The attack's own time
-  (its ``seconds`` field) is shown beside it.
+  seeds.csv, the attack, writing the mapping CSV and the JSON summary.  The process is started
+  through a wrapper (``WRAPPER``) that also times the library call the command makes: the
+  "attack call" wall and CPU.
 * SecGraph: ``java -jar secgraph-cli.jar -m d -a NAME -gA gA.txt -gB gB.txt -seed seeds.txt ...
   -gO out.txt`` — JVM start, reading the two edge lists and the seeds, the attack, writing its
   output file, and its progress lines to stdout (redirected to a file).  Default JVM heap
-  settings, as SecGraph's own runs.
+  settings, as SecGraph's own runs.  With ``--attack-only``, the same attack runs through our
+  harness ``privlab.AttackTimer`` (SecGraph's readers and attack method; the attack call timed
+  inside the JVM) instead of SecGraph's command line.
 
 Both sides are scored the same way: the mapping each wrote, read back and compared with
 truth.csv (seeds included, as SecGraph's own summary line ``out r/size |G1| |G2|``, which is
@@ -29,12 +32,14 @@ the new ids are a fixed function of the old ones.
 
     python3 benchmarks/bench_graph_attacks.py                       # everything
     python3 benchmarks/bench_graph_attacks.py --quick               # NS θ = 1, schemes
+    python3 benchmarks/bench_graph_attacks.py --attack-only         # SecGraph's call timed too
+    python3 benchmarks/bench_graph_attacks.py --privlab-src ../other/src   # another checkout
     python3 benchmarks/bench_graph_attacks.py --attacks ns,dv --no-schemes
     python3 benchmarks/bench_graph_attacks.py --secgraph-build DIR --json-out r.json
 
 SecGraph is built outside the repository by ``benchmarks/secgraph/build.sh`` (README there).
-Attack rows whose privlab command does not exist yet (KL, DV, YG are being added) are skipped
-with a line saying so.
+Rows whose privlab command or scheme does not exist in the sources run are skipped with a line
+saying so.  Method and results: docs/graph/secgraph-comparison.md.
 """
 
 from __future__ import annotations

@@ -8,23 +8,22 @@ The fixtures are written here in the formats SecGraph's ``UndirectionedPropagati
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import sys
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_graph_attacks.py"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_graph_attacks", BENCH)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        return importlib.import_module("bench_graph_attacks")
+    finally:
+        sys.path.remove(str(BENCHMARKS))
 
 
 NS_OUT = """\
