@@ -139,6 +139,15 @@ ATTACKS: tuple[AttackRow, ...] = (
         secgraph_g2_first=True,
     ),
     AttackRow(
+        "dv10", "distance vector (queue, block / bSize = 100, keep / nKeep = 10)",
+        "graph attack dv {pair} --seeds-file {seeds_csv} --block 100 --keep 10 --mode queue",
+        "privlab.graph.attacks.distance_vector:distance_vector",
+        "-m d -a DV -gA {gA} -gB {gB} -seed {seeds_txt} -bSize 100 -nKeep 10 -am queue -gO {out}",
+        "DV {gA} {gB} {seeds_txt} {out} 100 10 queue",
+        note="the setting of docs/graph/seeded-attacks.md",
+        secgraph_g2_first=True,
+    ),
+    AttackRow(
         "yg", "YG percolation, r = 3 (SecGraph `Percolation` -nKeep 2)",
         "graph attack yg {pair} --seeds-file {seeds_csv} --r 3 --seed 0",
         "privlab.graph.attacks.percolation:percolate",
