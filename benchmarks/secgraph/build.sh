@@ -1,0 +1,39 @@
+#!/bin/sh
+# Build SecGraph's command-line mode (commandLine.commandLineMode) from its public source, OUTSIDE
+# the privlab repository.  Usage:  benchmarks/secgraph/build.sh SRC_DIR OUT_DIR
+#   SRC_DIR  a checkout of SecGraph's source tree (the folder holding src/commandLine/...)
+#   OUT_DIR  where the classes and secgraph-cli.jar go (e.g. /work/secgraph-build)
+# Needs javac 17 and Debian's libcommons-cli-java and libcommons-math3-java.  The GUI (src/views,
+# SWT) is not built.  Two libraries SecGraph calls but does not ship are replaced by the stubs
+# next to this script, which throw if reached (see README.md).
+set -eu
+if [ $# -ne 2 ]; then
+    echo "usage: $0 SRC_DIR OUT_DIR" >&2
+    exit 2
+fi
+src=$(cd "$1" && pwd)
+out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+case "$(cd "$(dirname "$out")" 2>/dev/null && pwd)/" in
+    "$(cd "$here/../.." && pwd)"/*) echo "OUT_DIR must be outside the privlab repository" >&2; exit 2 ;;
+esac
+[ -f "$src/src/commandLine/commandLineMode.java" ] || {
+    echo "$src does not look like SecGraph's source (no src/commandLine/commandLineMode.java)" >&2
+    exit 2
+}
+cp_jars=/usr/share/java/commons-cli.jar:/usr/share/java/commons-math3.jar
+for j in /usr/share/java/commons-cli.jar /usr/share/java/commons-math3.jar; do
+    [ -f "$j" ] || { echo "missing $j: apt-get install libcommons-cli-java libcommons-math3-java" >&2; exit 2; }
+done
+mkdir -p "$out/classes"
+list=$(mktemp)
+find "$src/src" -name '*.java' ! -path '*/views/*' > "$list"
+find "$here/stubs" -name '*.java' >> "$list"
+javac --release 17 -nowarn -encoding UTF-8 -cp "$cp_jars" -d "$out/classes" @"$list" 2>&1 \
+    | grep -vE '^Note: ' || true
+rm -f "$list"
+[ -f "$out/classes/commandLine/commandLineMode.class" ] || { echo "javac failed" >&2; exit 1; }
+printf 'Main-Class: commandLine.commandLineMode\nClass-Path: %s\n' \
+    "$(echo "$cp_jars" | tr ':' ' ')" > "$out/MANIFEST.MF"
+jar --create --file "$out/secgraph-cli.jar" --manifest "$out/MANIFEST.MF" -C "$out/classes" .
+echo "built $out/secgraph-cli.jar  (run: java -jar $out/secgraph-cli.jar -m d -a NS ...)"
