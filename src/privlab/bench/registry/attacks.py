@@ -177,6 +177,9 @@ def _learned(original: Any, r: Release | None, cell: Cell) -> CellResult:
     alpha_v = float(o.get("alpha_v", 0.5))
     min_degree = int(o.get("min_degree", 5))
     scheme = SCHEMES[cell.scheme]
+    if cell.scheme == "secgraph-p":
+        raise ConfigError("attack 'learned' needs a Sharad pair (α_V, α_E): use scheme "
+                          "rsp-alpha, not secgraph-p")  # fmt: skip
 
     def anonymize(g: Any, seed: Any = None) -> Any:
         return scheme.apply(g, cell.value, cell).data
@@ -211,6 +214,91 @@ def _test_pairs(pair: Any, n_non: int, min_degree: int, cell: Cell):
                             min_degree=min_degree, seed=cell.rng(5))  # fmt: skip
 
 
+# ---------------------------------------------------------------------------- seed-based
+#: The seed-based attacks of Sharad's Table 5.9 (seed 004 §3.5), by registry name.
+SEEDED = ("ns", "kl", "dv", "yg")
+SEEDED_OUTPUTS = ("correct", "wrong", "coverage", "accuracy")
+
+
+def attack_pair(original: Any, cell: Cell) -> Any:
+    """The auxiliary/sanitized pair every pair attack of a cell runs on (the same pair).
+
+    ``secgraph-p`` (value p): :func:`~privlab.graph.pairs.secgraph_pair`; another
+    ``pair_noise`` scheme (``rsp-alpha``, value α_E): ``sample_pair(original, α_V, α_E)``;
+    any other graph scheme: ``sample_pair(original, α_V, 1)`` with the scheme applied to
+    the sanitized side.  α_V is ``options.alpha_v`` (default 0.5); the pair's seed is the
+    cell's stream 3, as for the learned attack.  O(n + m log m) plus the scheme.
+    """
+    from privlab.graph.pairs import sample_pair, secgraph_pair
+
+    scheme = SCHEMES[cell.scheme]
+    seed = cell.sub_seed(3)
+    if cell.scheme == "secgraph-p":
+        return secgraph_pair(original, float(cell.value), seed=seed)
+    alpha_v = float(cell.options.get("alpha_v", 0.5))
+    if scheme.pair_noise:
+        return sample_pair(original, alpha_v, float(cell.value), seed=seed)
+
+    def anonymize(g: Any, seed: Any = None) -> Any:
+        return scheme.apply(g, cell.value, cell).data
+
+    return sample_pair(original, alpha_v, 1.0, seed=seed, scheme=anonymize)
+
+
+def run_seeded(name: str, pair: Any, options: dict[str, Any], rng_seed: int) -> Any:
+    """Run seed-based attack ``name`` on ``pair`` from its ``n_seeds`` top-degree seeds.
+
+    Seeds: :func:`~privlab.graph.attacks.propagation.top_degree_seeds` (SecGraph's, 50 by
+    default, seed 004 §3.5).  Options: ``ns_theta`` (0.1); ``kl_threshold`` (2),
+    ``kl_variant`` ("paper"), ``kl_window`` (50); ``dv_block`` (100), ``dv_keep`` (10),
+    ``dv_mode`` ("queue"); ``yg_r`` (2; its random order from ``rng_seed``).  The library
+    result (``correct``, ``mapped``, ``accuracy``, ``coverage``).
+    """
+    from privlab.graph.attacks.distance_vector import distance_vector
+    from privlab.graph.attacks.percolation import percolate
+    from privlab.graph.attacks.propagation import propagate, top_degree_seeds
+    from privlab.graph.attacks.reconciliation import reconcile
+
+    o = options
+    truth = pair.truth_array()
+    seeds = top_degree_seeds(pair.aux, truth, int(o.get("n_seeds", 50)))
+    g1, g2 = pair.aux, pair.san
+    if name == "ns":
+        return propagate(g1, g2, seeds, float(o.get("ns_theta", 0.1)), truth=truth)
+    if name == "kl":
+        return reconcile(g1, g2, seeds, threshold=int(o.get("kl_threshold", 2)),
+                         variant=str(o.get("kl_variant", "paper")),
+                         window=int(o.get("kl_window", 50)), truth=truth)  # fmt: skip
+    if name == "dv":
+        return distance_vector(g1, g2, seeds, block=int(o.get("dv_block", 100)),
+                               keep=int(o.get("dv_keep", 10)),
+                               mode=str(o.get("dv_mode", "queue")), truth=truth)  # fmt: skip
+    if name == "yg":
+        return percolate(g1, g2, seeds, r=int(o.get("yg_r", 2)), seed=rng_seed, truth=truth)
+    raise ConfigError(f"unknown seed-based attack {name!r}: use one of {', '.join(SEEDED)}")
+
+
+def _seeded(name: str) -> Callable[[Any, Release | None, Cell], CellResult]:
+    def run(original: Any, r: Release | None, cell: Cell) -> CellResult:
+        res = run_seeded(name, attack_pair(original, cell), cell.options, cell.sub_seed(9))
+        correct = int(res.correct)
+        return CellResult({
+            f"{name}_correct": float(correct), f"{name}_wrong": float(res.mapped - correct),
+            f"{name}_coverage": float(res.coverage), f"{name}_accuracy": float(res.accuracy),
+        })  # fmt: skip
+
+    run.__name__ = f"_{name}"
+    return run
+
+
+_SEEDED_LABELS = {
+    "ns": "Narayanan–Shmatikov propagation (NS) from top-degree seeds",
+    "kl": "Korula–Lattanzi reconciliation (KL) from top-degree seeds",
+    "dv": "distance-vector matching (SH/DV) from top-degree seeds",
+    "yg": "percolation graph matching (YG) from top-degree seeds",
+}
+
+
 ATTACKS: dict[str, Attack] = {
     a.name: a
     for a in (
@@ -233,5 +321,7 @@ ATTACKS: dict[str, Attack] = {
         Attack("prosecutor", "table", _prosecutor,
                ("prosecutor_average", "prosecutor_highest", "records_at_risk",
                 "sample_uniques"), (), "prosecutor re-identification risk of the release"),
+        *(Attack(a, "graph", _seeded(a), tuple(f"{a}_{o}" for o in SEEDED_OUTPUTS), (),
+                 _SEEDED_LABELS[a], needs_release=False) for a in SEEDED),
     )
 }  # fmt: skip
