@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from privlab.bench import load_spec, registry, run_spec
+from privlab.bench import load_spec, parse_text, registry, run_spec
 from privlab.bench.registry.attacks import ATTACKS, attack_pair
 from privlab.bench.registry.cells import Cell
 from privlab.bench.runner import CellKey, cell_seed
@@ -150,3 +150,29 @@ def test_correct_wrong_bars_reject_bad_counts():
     fig = correct_wrong_bars({"ns": (3.0, float("nan"), 1.0, float("nan"))})
     heights = sorted(p.get_height() for p in fig.axes[0].patches)
     assert heights == [1.0, 3.0]
+
+
+BAD_SPEC = """
+[spec]
+name = "bad"
+[[experiment]]
+name = "e"
+data = "synthetic:gnm"
+data_options = {{ n = 60, m = 200 }}
+schemes = ["rsp-alpha"]
+parameter = "alpha_e"
+values = [0.5]
+attacks = ["{attack}"]
+options = {{ {option} }}
+"""
+
+
+@pytest.mark.parametrize(("attack", "option", "name"), [
+    ("kl", 'kl_variant = "bogus"', "kl_variant"), ("ns", "n_seeds = 0", "n_seeds"),
+    ("ns", "ns_theta = -1", "ns_theta"), ("yg", 'yg_r = "x"', "yg_r"),
+    ("dv", "dv_keep = 20, dv_block = 5", "dv_keep"), ("dv", "alpha_v = 1.5", "alpha_v"),
+    ("kl", "kl_window = 2.5", "kl_window"), ("dv", 'dv_mode = "lifo"', "dv_mode"),
+])  # fmt: skip
+def test_bad_attack_options_are_refused_when_the_spec_is_read(attack, option, name):
+    with pytest.raises(ConfigError, match=f"'e'.*options: {name}"):
+        parse_text(BAD_SPEC.format(attack=attack, option=option), "bad.toml")
