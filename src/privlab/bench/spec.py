@@ -300,6 +300,12 @@ def _experiment(raw: Any, index: int, source: str) -> Experiment:
     options = raw.get("options", {})
     if not isinstance(options, dict):
         raise _err(source, where, f"options = {options!r}: give a table")
+    for a in attacks:
+        if registry.ATTACKS[a].check is not None:
+            try:
+                registry.ATTACKS[a].check(dict(options))
+            except ConfigError as exc:
+                raise _err(source, where, f"options: {exc}") from None
     reduced = raw.get("reduced", {})
     if not isinstance(reduced, dict):
         raise _err(source, where, f"reduced = {reduced!r}: give a table")

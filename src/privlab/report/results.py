@@ -35,6 +35,7 @@ import polars as pl
 from privlab.errors import InputError
 from privlab.report import plots
 from privlab.report.html import Report, Section, format_number
+from privlab.report.plots.mapping import MAPPING_SUFFIXES, correct_wrong_bars, mapping_families
 
 __all__ = [
     "CURVE_COLUMNS",
@@ -310,6 +311,8 @@ def _experiment_section(
     metrics = _ordered(part["metric"])
     n_seeds = part["seed"].n_unique()
     params = _ordered(part["parameter"])
+    mapping = mapping_families(metrics)  # drawn as correct/wrong bars, not one plot each
+    barred = {f"{a}{x}" for a in mapping for x in MAPPING_SUFFIXES}
     lines = [f"Experiment `{name}`: {len(schemes)} scheme(s) ({', '.join(schemes)}); "
              f"{n_seeds} seed(s)."]  # fmt: skip
     for p in params:
@@ -337,7 +340,7 @@ def _experiment_section(
         )
         for m in metrics:
             data = part.filter((pl.col("parameter") == p) & (pl.col("metric") == m))
-            if data.height == 0:
+            if data.height == 0 or m in barred:
                 continue
             y_label = _y_label(info, m)
             fig = plots.metric_vs_parameter(
@@ -352,9 +355,46 @@ def _experiment_section(
                 f"{y_label} against {x_label}, per scheme; mean ± standard deviation over "
                 f"{data['seed'].n_unique()} seed(s).",
             )
+        if mapping:
+            _mapping_bars(section, sub, mapping, schemes, x_label)
         fr = info.get("frontier")
         if fr and fr["risk"] in metrics and fr["loss"] in metrics:
             _frontier(section, sub, fr["risk"], fr["loss"], info, x_label)
+
+
+def _mapping_bars(
+    section: Section, agg: pl.DataFrame, attacks: list[str], schemes: list[Any], x: str
+) -> None:
+    """Correct against wrong matches per attack, one panel per (scheme, value)."""
+    keys = agg.select("scheme", "value").unique(maintain_order=True).rows()
+    order = {s: i for i, s in enumerate(schemes)}
+    keys = _panels_of(sorted(keys, key=lambda r: (order[r[0]], r[1])))
+    ncols = min(2, len(keys))
+    nrows = math.ceil(len(keys) / ncols)
+    width = max(4.0, 1.1 * len(attacks) + 1.5)
+    fig, axes = plots.new_figure(nrows, ncols, width=width, height=3.6)
+    for k, (scheme, value) in enumerate(keys):
+        cell = agg.filter((pl.col("scheme") == scheme) & (pl.col("value") == value))
+        got = {m: (mu, sd) for m, mu, sd in cell.select("metric", "mean", "std").rows()}
+        stats = {a: (*got[f"{a}_correct"], *got[f"{a}_wrong"]) for a in attacks
+                 if f"{a}_correct" in got and f"{a}_wrong" in got}  # fmt: skip
+        stats = {a: tuple(float("nan") if v is None else v for v in t) for a, t in stats.items()}
+        correct_wrong_bars(stats, title=f"{scheme}, {x} = {format_number(value)}",
+                           ax=axes[k // ncols, k % ncols])  # fmt: skip
+    for k in range(len(keys), nrows * ncols):
+        axes[k // ncols, k % ncols].set_visible(False)
+    section.add_figure(
+        fig,
+        "Correct (green) and wrong (red) matches per attack, seeds included; mean ± "
+        "standard deviation over seeds.",
+    )
+
+
+def _panels_of(keys: list[Any]) -> list[Any]:
+    if len(keys) <= MAX_PANELS:
+        return keys
+    idx = np.unique(np.linspace(0, len(keys) - 1, MAX_PANELS).round().astype(int))
+    return [keys[i] for i in idx]
 
 
 def _frontier(

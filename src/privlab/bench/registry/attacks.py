@@ -7,6 +7,7 @@ background-knowledge attribute disclosure (seed 000 §2.3) and prosecutor risk.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,7 @@ import numpy as np
 from privlab.bench.registry.cells import Cell, CellResult, Release
 from privlab.bench.registry.schemes import SCHEMES
 from privlab.errors import ConfigError
+from privlab.validate import check_choice, check_fraction, check_int, check_number_in
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,8 @@ class Attack:
     label: str
     needs_release: bool = True
     schemes: tuple[str, ...] | None = None  # None: any scheme of the kind
+    # validates the experiment's options when the spec is read (ConfigError naming the key)
+    check: Callable[[dict[str, Any]], Any] | None = None
 
 
 def _bucket_outputs(prefix: str) -> tuple[str, ...]:
@@ -177,6 +181,9 @@ def _learned(original: Any, r: Release | None, cell: Cell) -> CellResult:
     alpha_v = float(o.get("alpha_v", 0.5))
     min_degree = int(o.get("min_degree", 5))
     scheme = SCHEMES[cell.scheme]
+    if cell.scheme == "secgraph-p":
+        raise ConfigError("attack 'learned' needs a Sharad pair (α_V, α_E): use scheme "
+                          "rsp-alpha, not secgraph-p")  # fmt: skip
 
     def anonymize(g: Any, seed: Any = None) -> Any:
         return scheme.apply(g, cell.value, cell).data
@@ -211,6 +218,120 @@ def _test_pairs(pair: Any, n_non: int, min_degree: int, cell: Cell):
                             min_degree=min_degree, seed=cell.rng(5))  # fmt: skip
 
 
+# ---------------------------------------------------------------------------- seed-based
+#: The seed-based attacks of Sharad's Table 5.9 (seed 004 §3.5), by registry name.
+SEEDED = ("ns", "kl", "dv", "yg")
+SEEDED_OUTPUTS = ("correct", "wrong", "coverage", "accuracy")
+
+
+def attack_pair(original: Any, cell: Cell) -> Any:
+    """The auxiliary/sanitized pair every pair attack of a cell runs on (the same pair).
+
+    ``secgraph-p`` (value p): :func:`~privlab.graph.pairs.secgraph_pair`; another
+    ``pair_noise`` scheme (``rsp-alpha``, value α_E): ``sample_pair(original, α_V, α_E)``;
+    any other graph scheme: ``sample_pair(original, α_V, 1)`` with the scheme applied to
+    the sanitized side.  α_V is ``options.alpha_v`` (default 0.5); the pair's seed is the
+    cell's stream 3, as for the learned attack.  O(n + m log m) plus the scheme.
+    """
+    from privlab.graph.pairs import sample_pair, secgraph_pair
+
+    scheme = SCHEMES[cell.scheme]
+    seed = cell.sub_seed(3)
+    if cell.scheme == "secgraph-p":
+        return secgraph_pair(original, float(cell.value), seed=seed)
+    alpha_v = float(cell.options.get("alpha_v", 0.5))
+    if scheme.pair_noise:
+        return sample_pair(original, alpha_v, float(cell.value), seed=seed)
+
+    def anonymize(g: Any, seed: Any = None) -> Any:
+        return scheme.apply(g, cell.value, cell).data
+
+    return sample_pair(original, alpha_v, 1.0, seed=seed, scheme=anonymize)
+
+
+def seeded_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The seed-based attacks' options, checked and with their defaults (see :func:`run_seeded`).
+
+    ConfigError naming the option, its value and the fix.  O(1).
+    """
+    from privlab.graph.attacks.distance_vector import MODES
+    from privlab.graph.attacks.reconciliation import VARIANTS
+
+    o = options
+    out = {
+        "alpha_v": check_fraction(o.get("alpha_v", 0.5), "alpha_v",
+                                  hint="the Sharad pair's node overlap α_V"),
+        "n_seeds": check_int(o.get("n_seeds", 50), "n_seeds", 1, "top-degree seed pairs"),
+        "ns_theta": check_number_in(o.get("ns_theta", 0.1), "ns_theta", 0.0, math.inf,
+                                    hint="NS eccentricity threshold θ"),
+        "kl_threshold": check_int(o.get("kl_threshold", 2), "kl_threshold", 1,
+                                  "KL's fewest similarity witnesses"),
+        "kl_variant": check_choice(o.get("kl_variant", "paper"), "kl_variant", VARIANTS),
+        "kl_window": check_int(o.get("kl_window", 50), "kl_window", 1, "SecGraph's -nTest"),
+        "dv_block": check_int(o.get("dv_block", 100), "dv_block", 1, "DV's -bSize"),
+        "dv_keep": check_int(o.get("dv_keep", 10), "dv_keep", 1, "DV's -nKeep"),
+        "dv_mode": check_choice(o.get("dv_mode", "queue"), "dv_mode", MODES),
+        "yg_r": check_int(o.get("yg_r", 2), "yg_r", 1, "YG's marks per match"),
+    }  # fmt: skip
+    if out["dv_keep"] > out["dv_block"]:
+        raise ConfigError(f"dv_keep = {out['dv_keep']} is more than dv_block = "
+                          f"{out['dv_block']}; give dv_keep ≤ dv_block")  # fmt: skip
+    return out
+
+
+def run_seeded(name: str, pair: Any, options: dict[str, Any], rng_seed: int) -> Any:
+    """Run seed-based attack ``name`` on ``pair`` from its ``n_seeds`` top-degree seeds.
+
+    Seeds: :func:`~privlab.graph.attacks.propagation.top_degree_seeds` (SecGraph's, 50 by
+    default, seed 004 §3.5).  Options (:func:`seeded_options`): ``ns_theta`` (0.1);
+    ``kl_threshold`` (2), ``kl_variant`` ("paper"), ``kl_window`` (50); ``dv_block`` (100),
+    ``dv_keep`` (10), ``dv_mode`` ("queue"); ``yg_r`` (2; its random order from
+    ``rng_seed``).  The library result (``correct``, ``mapped``, ``accuracy``,
+    ``coverage``); cost that of the attack.
+    """
+    from privlab.graph.attacks.distance_vector import distance_vector
+    from privlab.graph.attacks.percolation import percolate
+    from privlab.graph.attacks.propagation import propagate, top_degree_seeds
+    from privlab.graph.attacks.reconciliation import reconcile
+
+    o = seeded_options(options)
+    truth = pair.truth_array()
+    seeds = top_degree_seeds(pair.aux, truth, o["n_seeds"])
+    g1, g2 = pair.aux, pair.san
+    if name == "ns":
+        return propagate(g1, g2, seeds, o["ns_theta"], truth=truth)
+    if name == "kl":
+        return reconcile(g1, g2, seeds, threshold=o["kl_threshold"], variant=o["kl_variant"],
+                         window=o["kl_window"], truth=truth)  # fmt: skip
+    if name == "dv":
+        return distance_vector(g1, g2, seeds, block=o["dv_block"], keep=o["dv_keep"],
+                               mode=o["dv_mode"], truth=truth)  # fmt: skip
+    if name == "yg":
+        return percolate(g1, g2, seeds, r=o["yg_r"], seed=rng_seed, truth=truth)
+    raise ConfigError(f"unknown seed-based attack {name!r}: use one of {', '.join(SEEDED)}")
+
+
+def _seeded(name: str) -> Callable[[Any, Release | None, Cell], CellResult]:
+    def run(original: Any, r: Release | None, cell: Cell) -> CellResult:
+        res = run_seeded(name, attack_pair(original, cell), cell.options, cell.sub_seed(9))
+        correct = int(res.correct)
+        return CellResult({
+            f"{name}_correct": float(correct), f"{name}_wrong": float(res.mapped - correct),
+            f"{name}_coverage": float(res.coverage), f"{name}_accuracy": float(res.accuracy),
+        })  # fmt: skip
+
+    run.__name__ = f"_{name}"
+    return run
+
+
+_SEEDED_LABELS = {
+    "ns": "Narayanan–Shmatikov propagation (NS) from top-degree seeds",
+    "kl": "Korula–Lattanzi reconciliation (KL) from top-degree seeds",
+    "dv": "distance-vector matching (SH/DV) from top-degree seeds",
+    "yg": "percolation graph matching (YG) from top-degree seeds",
+}
+
+
 ATTACKS: dict[str, Attack] = {
     a.name: a
     for a in (
@@ -233,5 +354,8 @@ ATTACKS: dict[str, Attack] = {
         Attack("prosecutor", "table", _prosecutor,
                ("prosecutor_average", "prosecutor_highest", "records_at_risk",
                 "sample_uniques"), (), "prosecutor re-identification risk of the release"),
+        *(Attack(a, "graph", _seeded(a), tuple(f"{a}_{o}" for o in SEEDED_OUTPUTS), (),
+                 _SEEDED_LABELS[a], needs_release=False, check=seeded_options)
+          for a in SEEDED),
     )
 }  # fmt: skip

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from privlab.bench.registry.attacks import LEARNED_FP, _bucket_outputs
+from privlab.bench.registry.attacks import LEARNED_FP, SEEDED, SEEDED_OUTPUTS, _bucket_outputs
 from privlab.bench.registry.metrics import METRICS
 
 
@@ -24,6 +24,7 @@ def output_labels() -> dict[str, str]:
     labels["learned_auc"] = "AUC (learned attack)"
     for f in LEARNED_FP:
         labels[f"learned_tp_at_{100 * f:g}%"] = f"TP rate at {100 * f:g} % FP"
+    labels.update({f"{a}_{o}": f"{a.upper()} {o}" for a in SEEDED for o in SEEDED_OUTPUTS})
     labels.update({
         "prosecutor_average": "average prosecutor risk", "prosecutor_highest":
         "highest prosecutor risk", "records_at_risk": "records at risk (> 20 %)",

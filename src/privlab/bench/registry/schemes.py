@@ -53,6 +53,13 @@ def _rsp_alpha(g: Any, value: float, cell: Cell) -> Release:
     return Release(out.graph, out.parameters.get("m"))
 
 
+def _secgraph_side(g: Any, value: float, cell: Cell) -> Release:
+    """The sanitized side of SecGraph's pair (:func:`~privlab.graph.pairs.secgraph_pair`)."""
+    from privlab.graph.pairs import secgraph_pair
+
+    return Release(secgraph_pair(g, float(value), seed=cell.sub_seed(1)).san)
+
+
 def _kda(g: Any, value: float, cell: Cell) -> Release:
     from privlab.graph.anonymize.kdegree import kdegree_anonymize
 
@@ -218,6 +225,9 @@ SCHEMES: dict[str, Scheme] = {
         Scheme("rsp-alpha", "graph", _rsp_alpha, (),
                "RSP parametrized by Sharad's α_E: deletes β = (1 − α_E)/(1 + α_E) of the edges",
                pair_noise=True),
+        Scheme("secgraph-p", "graph", _secgraph_side, (),
+               "SecGraph's pair: two edge samples keeping each edge with probability p (and "
+               "a BFS tree), same nodes", pair_noise=True),
         Scheme("rad", "graph", _perturb("random_add_delete"), (),
                "random add/delete (Hay et al.): delete then insert m = fraction·|E| edges"),
         Scheme("rsw", "graph", _perturb("random_switch"), (), "random switch (degree-preserving)"),
