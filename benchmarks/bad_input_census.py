@@ -753,7 +753,10 @@ def cases() -> list[Case]:
                ("keep above block", ["--block", "5", "--keep", "6"]),
                ("unknown mode", ["--mode", "heap"]), ("block text", ["--block", "ten"])],
         "yg": [("r 0", ["--r", "0"]), ("r negative", ["--r", "-2"]), ("r text", ["--r", "two"]),
-               ("seed text", ["--seed", "x"]), ("r nan", ["--r", "nan"])],
+               ("seed text", ["--seed", "x"]), ("r nan", ["--r", "nan"]),
+               ("unknown order", ["--order", "max"]), ("order empty", ["--order", ""]),
+               ("order in capitals", ["--order", "MOST-MARKS"]),
+               ("order without a value", ["--order"])],
     }
     for name, own in seeded_options.items():
         cmd = f"graph attack {name}"

@@ -11,8 +11,9 @@ top_degree_seeds`):
 * Sharad's 0.5 / 0.5: :func:`~privlab.graph.pairs.sample_pair` with α_V = α_E = 0.5.
 
 Rows: privlab's KL (the paper's Algorithm 1, and ``variant="secgraph"`` with window 50), DV
-(block 100, keep 10, queue) and YG (r = 2, 3 and 5); correct / wrong / mapped, coverage, the
-wall and CPU time of the call and the tracemalloc peak of a second call.
+(block 100, keep 10, queue) and YG (most-marks and random order, r = 2, 3 and 5); correct /
+wrong / mapped, coverage, the wall and CPU time of the call and the tracemalloc peak of a
+second call.
 
 ``--secgraph-classes DIR``: also run SecGraph's own ``deAnonymize.UserMatching`` (-nTest 50)
 and ``deAnonymize.DV`` (100, 10, queue) on the *same* pair and seed files, compiled outside
@@ -52,8 +53,9 @@ def attacks():
         ("KL (secgraph, window 50)",
          lambda a, b, s, t: reconcile(a, b, s, variant="secgraph", window=50, truth=t)),
         ("DV (100, 10, queue)", lambda a, b, s, t: distance_vector(a, b, s, truth=t)),
-        *[(f"YG (r = {r})", lambda a, b, s, t, r=r: percolate(a, b, s, r=r, seed=0, truth=t))
-          for r in (2, 3, 5)],
+        *[(f"YG ({o}, r = {r})",
+           lambda a, b, s, t, r=r, o=o: percolate(a, b, s, r=r, order=o, seed=0, truth=t))
+          for o in ("most-marks", "random") for r in (2, 3, 5)],
     ]  # fmt: skip
 
 

@@ -59,9 +59,28 @@ def test_kl_secgraph_variant_and_a_seeds_file(pair, tmp_path):
 
 
 def test_yg_is_reproducible_with_a_seed(pair):
-    a = _ok("attack", "yg", pair[0], "--seeds", 10, "--seed", 3)
-    b = _ok("attack", "yg", pair[0], "--seeds", 10, "--seed", 3)
+    a = _ok("attack", "yg", pair[0], "--seeds", 10, "--order", "random", "--seed", 3)
+    b = _ok("attack", "yg", pair[0], "--seeds", 10, "--order", "random", "--seed", 3)
     assert (a["mapped"], a["correct"]) == (b["mapped"], b["correct"])
+    assert a["order"] == "random"
+
+
+def test_yg_order_option_reaches_the_library(pair):
+    from privlab.cli.graph_attack import read_pair_dir
+    from privlab.graph.attacks.percolation import percolate
+    from privlab.graph.attacks.propagation import top_degree_seeds
+
+    folder = pair[0]
+    default = _ok("attack", "yg", folder, "--seeds", 10, "--r", 2)
+    assert default["order"] == "most-marks" and default["r"] == 2
+    again = _ok("attack", "yg", folder, "--seeds", 10, "--r", 2, "--seed", 9)
+    p = read_pair_dir(folder)
+    truth = p.truth_array()
+    want = percolate(p.aux, p.san, top_degree_seeds(p.aux, truth, 10), r=2,
+                     order="most-marks", truth=truth)  # fmt: skip
+    for out in (default, again):  # deterministic: --seed does not change most-marks
+        got = (out["mapped"], out["correct"], out["rounds"])
+        assert got == (want.mapped, want.correct, want.rounds)
 
 
 def test_table_output_and_mapping_on_stdout(pair):
@@ -78,6 +97,7 @@ def test_table_output_and_mapping_on_stdout(pair):
         (["dv", "--seeds", "5", "--block", "4", "--keep", "5"], "keep = 5"),
         (["dv", "--seeds", "5", "--mode", "heap"], "--mode"),
         (["yg", "--seeds", "5", "--r", "0"], "--r"),
+        (["yg", "--seeds", "5", "--order", "max"], "--order"),
         (["yg"], "give one way to seed"),
         (["kl", "--seeds", "5", "--discover", "5"], "--seeds, --discover"),
     ],

@@ -193,33 +193,49 @@ def test_dv_on_identical_graphs_with_distinct_vectors_is_exact():
 
 
 # ============================================================================ YG
-def test_yg_marks_and_threshold():
-    res = percolate(KITE, KITE, IDENTITY_SEEDS, seed=0, truth=np.arange(5))
+@pytest.mark.parametrize("order", ["random", "most-marks"])
+def test_yg_marks_and_threshold(order):
+    res = percolate(KITE, KITE, IDENTITY_SEEDS, order=order, seed=0, truth=np.arange(5))
     # (2, 2) gets a mark from each seed; (3, 3) only one; then (4, 4) one from (2, 2)
     assert res.mapping.tolist() == [0, 1, 2, -1, -1] and res.rounds == 3
     for s in range(5):  # r = 1: (2, 3) and (3, 2) qualify too, whichever comes first
-        one = percolate(KITE, KITE, IDENTITY_SEEDS, r=1, seed=s)
+        one = percolate(KITE, KITE, IDENTITY_SEEDS, r=1, order=order, seed=s)
         assert one_to_one(one.mapping) and set(one.mapping[2:4].tolist()) == {2, 3}
-    assert percolate(KITE, KITE, IDENTITY_SEEDS, r=3, seed=0).new_mapped == 0
-    huge = percolate(KITE, KITE, IDENTITY_SEEDS, r=10**30)  # above any degree: seeds only
-    assert huge.mapped == 2 and huge.parameters == {"r": 10**30}
+    assert percolate(KITE, KITE, IDENTITY_SEEDS, r=3, order=order).new_mapped == 0
+    huge = percolate(KITE, KITE, IDENTITY_SEEDS, r=10**30, order=order)  # seeds only
+    assert huge.mapped == 2 and huge.parameters == {"r": 10**30, "order": order}
 
 
-def test_yg_twins_are_matched_in_a_random_order():
-    outcomes = set()
-    for s in range(12):
-        res = percolate(TWINS, TWINS, IDENTITY_SEEDS, seed=s)
-        assert res.new_mapped == 2 and one_to_one(res.mapping)
-        outcomes.add(tuple(res.mapping.tolist()))
-        again = percolate(TWINS, TWINS, IDENTITY_SEEDS, seed=s)
-        assert np.array_equal(again.mapping, res.mapping)  # the seed fixes the order
-    assert outcomes == {(0, 1, 2, 3), (0, 1, 3, 2)}
+def test_yg_most_marks_uses_the_best_supported_pair_first():
+    # identical graphs, seeds 0, 1, 2; node 3 ~ 0, 1, 2; node 4 ~ 0, 1.  At r = 2 the pool
+    # is (3,3) with 3 marks and (3,4), (4,3), (4,4) with 2 each.
+    g = graph(5, [(0, 3), (1, 3), (2, 3), (0, 4), (1, 4)])
+    seeds = np.array([[0, 0], [1, 1], [2, 2]])
+    best = percolate(g, g, seeds, truth=np.arange(5))  # most-marks, the default
+    assert best.mapping.tolist() == [0, 1, 2, 3, 4] and best.wrong == 0
+    assert best.parameters == {"r": 2, "order": "most-marks"}
+    # the random order draws (3,4) or (4,3) first with probability 1/2, and then the other
+    outcomes = {tuple(percolate(g, g, seeds, order="random", seed=s).mapping.tolist())
+                for s in range(30)}  # fmt: skip
+    assert outcomes == {(0, 1, 2, 3, 4), (0, 1, 2, 4, 3)}
 
 
-@settings(max_examples=60, deadline=None)
-@given(n=st.integers(3, 40), p=st.floats(0.05, 0.6), seed=st.integers(0, 10**6),
-       r=st.integers(1, 3), identical=st.booleans())  # fmt: skip
-def test_yg_every_match_has_r_matched_neighbour_pairs(n, p, seed, r, identical):
+def test_yg_most_marks_breaks_ties_by_degree_then_key():
+    # G1: 2 ~ 0, 1 (degree 2); 3 ~ 0, 1, 4 (degree 3).  G2 is G1 with 2 and 3 swapped.
+    # After the seeds all four pairs of {2, 3} have 2 marks; the keys alone would pick
+    # (2, 2) (wrong), the degrees pick (2, 3) (|2 − 2| = 0 < |2 − 3|) and then (3, 2).
+    g1 = graph(5, [(0, 2), (1, 2), (0, 3), (1, 3), (3, 4)])
+    g2 = graph(5, [(0, 3), (1, 3), (0, 2), (1, 2), (2, 4)])
+    res = percolate(g1, g2, IDENTITY_SEEDS, truth=np.array([0, 1, 3, 2, 4]))
+    assert res.mapping.tolist() == [0, 1, 3, 2, -1] and res.wrong == 0
+    # TWINS is its own image under 2 <-> 3: with the same degree and marks, the smaller
+    # key (2, 2) goes first, so an automorphism can make an identical pair "wrong"
+    swap = percolate(TWINS, TWINS, IDENTITY_SEEDS, truth=np.array([0, 1, 3, 2]))
+    assert swap.mapping.tolist() == [0, 1, 2, 3] and swap.wrong == 2
+
+
+def yg_case(n: int, p: float, seed: int, identical: bool):
+    """G(n, p) and a relabelled copy, or a sampled pair of it; 3 top-degree true seeds."""
     g = gnp(n, p, seed)
     if identical:
         g2, truth = relabelled(g, seed + 1)
@@ -228,8 +244,85 @@ def test_yg_every_match_has_r_matched_neighbour_pairs(n, p, seed, r, identical):
         pair = sample_pair(g, 0.8, 0.7, seed=seed)
         g1, g2, truth = pair.aux, pair.san, pair.truth_array()
     known = np.flatnonzero(truth >= 0)
-    seeds = top_degree_seeds(g1, truth, min(3, known.size))
-    res = percolate(g1, g2, seeds, r=r, seed=seed, truth=truth)
+    return g1, g2, truth, top_degree_seeds(g1, truth, min(3, known.size))
+
+
+def reference_most_marks(g1: Graph, g2: Graph, seeds: np.ndarray, r: int):
+    """The rule written out slowly: after the seeds, repeatedly match the unmatched pair
+    with the most marks (≥ r), ties by |deg₁ − deg₂| then key; returns the mapping and the
+    steps (i, j, marks at use, the best marks then available in row i)."""
+    n1, n2 = g1.n_nodes, g2.n_nodes
+    d1, d2 = g1.degrees(), g2.degrees()
+    m12, m21 = np.full(n1, -1), np.full(n2, -1)
+    marks = np.zeros((n1, n2), dtype=np.int64)
+
+    def spread(i: int, j: int) -> None:
+        for a in g1.neighbors(i).tolist():
+            for b in g2.neighbors(j).tolist():
+                if m12[a] < 0 and m21[b] < 0:
+                    marks[a, b] += 1
+
+    for i, j in seeds.tolist():
+        m12[i], m21[j] = j, i
+    for i, j in seeds.tolist():
+        spread(i, j)
+    steps = []
+    while True:
+        cands = [(-int(marks[i, j]), abs(int(d1[i]) - int(d2[j])), i * n2 + j)
+                 for i in range(n1) if m12[i] < 0 for j in range(n2)
+                 if m21[j] < 0 and marks[i, j] >= r]  # fmt: skip
+        if not cands:
+            return m12, steps
+        _, _, key = min(cands)
+        i, j = divmod(key, n2)
+        steps.append((i, j, int(marks[i, j])))
+        m12[i], m21[j] = j, i
+        spread(i, j)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(3, 30), p=st.floats(0.05, 0.6), seed=st.integers(0, 10**6),
+       r=st.integers(1, 3), identical=st.booleans())  # fmt: skip
+def test_yg_most_marks_follows_its_definition(n, p, seed, r, identical):
+    g1, g2, truth, seeds = yg_case(n, p, seed, identical)
+    res = percolate(g1, g2, seeds, r=r, truth=truth)
+    want, steps = reference_most_marks(g1, g2, seeds, r)
+    assert res.mapping.tolist() == want.tolist()
+    assert res.rounds == len(seeds) + len(steps)
+    assert one_to_one(res.mapping)
+    assert all(m >= r for _, _, m in steps)  # ≥ r marks at the time of use
+    if identical:
+        # while every match so far is right, the true pair (i, truth[i]) has every mark
+        # any pair of row i has, and |deg₁ − deg₂| = 0: a wrong match can only be a tie
+        # with it (an automorphism), never a pair with more marks
+        mapping = np.full(g1.n_nodes, -1)
+        mapping[seeds[:, 0]] = seeds[:, 1]
+        for i, j, m in steps:
+            if j != truth[i]:
+                assert witnesses(g1, g2, mapping, i, int(truth[i])) == m
+                assert g1.degrees()[i] == g2.degrees()[j]
+                break
+            mapping[i] = j
+
+
+def test_yg_twins_are_matched_in_a_random_order():
+    outcomes = set()
+    for s in range(12):
+        res = percolate(TWINS, TWINS, IDENTITY_SEEDS, order="random", seed=s)
+        assert res.new_mapped == 2 and one_to_one(res.mapping)
+        outcomes.add(tuple(res.mapping.tolist()))
+        again = percolate(TWINS, TWINS, IDENTITY_SEEDS, order="random", seed=s)
+        assert np.array_equal(again.mapping, res.mapping)  # the seed fixes the order
+    assert outcomes == {(0, 1, 2, 3), (0, 1, 3, 2)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(3, 40), p=st.floats(0.05, 0.6), seed=st.integers(0, 10**6),
+       r=st.integers(1, 3), identical=st.booleans(),
+       order=st.sampled_from(["random", "most-marks"]))  # fmt: skip
+def test_yg_every_match_has_r_matched_neighbour_pairs(n, p, seed, r, identical, order):
+    g1, g2, truth, seeds = yg_case(n, p, seed, identical)
+    res = percolate(g1, g2, seeds, r=r, order=order, seed=seed, truth=truth)
     assert one_to_one(res.mapping)
     new = np.setdiff1d(np.flatnonzero(res.mapping >= 0), seeds[:, 0])
     for u in new.tolist():
@@ -242,8 +335,10 @@ def test_yg_percolates_through_an_identical_sparse_graph():
     g = gnp(500, 0.02, 1)
     g2, truth = relabelled(g, 2)
     left = np.random.default_rng(0).choice(500, 30, replace=False)
-    res = percolate(g, g2, np.stack([left, truth[left]], axis=1), r=3, seed=0, truth=truth)
-    assert res.mapped > 450 and res.accuracy > 0.95
+    for order in ("random", "most-marks"):
+        res = percolate(g, g2, np.stack([left, truth[left]], axis=1), r=3, order=order,
+                        seed=0, truth=truth)  # fmt: skip
+        assert res.mapped > 450 and res.accuracy > 0.95
 
 
 # ============================================================================ errors
@@ -264,6 +359,7 @@ def test_yg_percolates_through_an_identical_sparse_graph():
         (lambda: distance_vector(KITE, KITE, []), InputError, "seeds"),
         (lambda: percolate(KITE, KITE, IDENTITY_SEEDS, r=0), ConfigError, "r = 0"),
         (lambda: percolate(KITE, KITE, IDENTITY_SEEDS, max_cells=10), InputError, "max_cells"),
+        (lambda: percolate(KITE, KITE, IDENTITY_SEEDS, order="max"), ConfigError, "order"),
         (lambda: percolate(KITE, KITE, [[0, 0], [1, 0]]), InputError, "more than one"),
         (lambda: percolate(Graph.from_edges(3, [[0, 1]], directed=True), KITE, [[0, 0]]),
          InputError, "directed"),

@@ -151,8 +151,16 @@ def yg(
     seeds_file: Path | None = SEEDS_FILE_OPT,
     discover: int | None = DISCOVER_OPT,
     r: int = typer.Option(2, "--r", "-r", min=1, help="Marks (matched neighbour pairs) needed."),
+    order: str = typer.Option(
+        "most-marks",
+        "--order",
+        help="Which pair with --r marks is matched next: most-marks (the one with the most "
+        "marks, deterministic; Kazemi et al. 2015) or random (the COSN 2013 paper's PGM).",
+    ),
     seed: int | None = typer.Option(
-        None, "--seed", help="Seed of the random order, for reproducible runs (default: fresh)."
+        None,
+        "--seed",
+        help="--order random: seed of the order, for reproducible runs (default: fresh).",
     ),
     output: Path | None = MAPPING_OUT_OPT,
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
@@ -161,13 +169,17 @@ def yg(
     """Yartseva–Grossglauser percolation graph matching.
 
     Every matched pair gives a mark to each pair of its neighbours; a pair with --r marks
-    is matched in turn (in a random order, a pair whose node is taken is dropped), until
-    no pair is left.  The result is scored against truth.csv.
+    is matched in turn (by default the one with the most marks first; --order random: in
+    a random order; a pair whose node is taken is dropped), until no pair is left.  The
+    result is scored against truth.csv.
     """
-    from privlab.graph.attacks.percolation import percolate
+    from privlab.graph.attacks.percolation import ORDERS, percolate
+    from privlab.validate import check_choice
+
+    check_choice(order, "--order", ORDERS)
 
     def attack(g1, g2, s, **kw):
-        return percolate(g1, g2, s, r=r, seed=seed, **kw)
+        return percolate(g1, g2, s, r=r, order=order, seed=seed, **kw)
 
-    _run("percolation", attack, ("r",), pair_dir, (seeds, seeds_file, discover), output,
+    _run("percolation", attack, ("r", "order"), pair_dir, (seeds, seeds_file, discover), output,
          json_out)  # fmt: skip
