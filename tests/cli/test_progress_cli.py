@@ -130,6 +130,17 @@ CASES = [
      ["active attack"], True),
     ("propagate", "graph attack propagate", lambda ex: [ex / "pair", "--seeds", "30"],
      ["propagating from 30 seeds"], True),
+    ("kl", "graph attack kl", lambda ex: [ex / "pair", "--seeds", "30"], [], True),
+    ("dv", "graph attack dv", lambda ex: [ex / "pair", "--seeds", "30"], [], True),
+    ("yg", "graph attack yg", lambda ex: [ex / "pair", "--seeds", "30"], [], True),
+    ("obfuscation", "graph attack obfuscation", lambda ex: [
+        ex / "social.txt", ex / "rad.txt"], [], True),
+    ("links", "graph attack links", lambda ex: [ex / "social.txt", ex / "rad.txt"], [], True),
+    ("group", "graph attack group", lambda ex: [ex / "social.txt", ex / "rad.txt"], [], True),
+    ("passive", "graph attack passive", lambda ex: [ex / "social.txt", "--seed", "1"], [],
+     True),
+    ("generalize", "graph generalize", lambda ex: [
+        ex / "social.txt", "-k", "5", "-o", fresh(ex, "gen.json")], [], True),
     ("learned", "graph attack learned", lambda ex: [
         ex / "pair", "--3psl", "--non-identical", "2000", "--seed", "3"],
      ["training by splitting the releases", "scoring the test pairs", "3PSL"], True),
