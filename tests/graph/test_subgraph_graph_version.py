@@ -145,22 +145,17 @@ def test_cli_graph_mode(tmp_path):
     assert r.exit_code == 2 and "mode" in r.output
 
 
-BENCH = """
-[spec]
-name = "subgraph-modes"
-{experiments}
-"""
-EXPERIMENT = """
-[[experiment]]
-name = "{mode}"
-data = "synthetic:powerlaw"
-data_options = {{ n = 80, m = 2 }}
-schemes = ["none"]
-parameter = "edge_facts"
-values = [8]
-attacks = ["subgraph"]
-options = {{ exact_degrees = true, mode = "{mode}" }}
-"""
+def bench_spec() -> str:
+    """Two experiments on the same generated graph, same cells, differing only in the mode."""
+    fields = {"data": '"synthetic:powerlaw"', "data_options": "{ n = 80, m = 2 }",
+              "schemes": '["none"]', "parameter": '"edge_facts"', "values": "[8]",
+              "attacks": '["subgraph"]'}  # fmt: skip
+    parts = ['[spec]\nname = "subgraph-modes"\n']
+    for mode in ("tree", "graph"):
+        body = "".join(f"{k} = {v}\n" for k, v in fields.items())
+        opts = f'options = {{ exact_degrees = true, mode = "{mode}" }}\n'
+        parts.append(f'[[experiment]]\nname = "{mode}"\n{body}{opts}')
+    return "\n".join(parts)
 
 
 def test_bench_subgraph_attack_takes_the_mode(tmp_path):
@@ -168,8 +163,7 @@ def test_bench_subgraph_attack_takes_the_mode(tmp_path):
 
     from privlab.bench import parse_text, run_spec
 
-    text = BENCH.format(experiments="".join(EXPERIMENT.format(mode=m) for m in ("tree", "graph")))
-    run_spec(parse_text(text, "modes.toml"), tmp_path)
+    run_spec(parse_text(bench_spec(), "modes.toml"), tmp_path)
     res = pl.read_csv(tmp_path / "results.csv")
 
     def metric(mode: str, name: str) -> float:
