@@ -684,7 +684,10 @@ def cases() -> list[Case]:
                         table=False)  # fmt: skip
     out += _options("graph attack subgraph", ["graph", "attack", "subgraph", "{d}/g.txt"], [
         ("facts 0", ["--facts", "0"]), ("nodes text", ["--nodes", "some"]),
-        ("nodes 0", ["--nodes", "0"]),
+        ("nodes 0", ["--nodes", "0"]), ("unknown mode", ["--mode", "induced"]),
+        ("mode empty", ["--mode", ""]), ("mode upper case", ["--mode", "GRAPH"]),
+        ("graph mode, facts 0", ["--mode", "graph", "--facts", "0"]),
+        ("graph mode, nodes text", ["--mode", "graph", "--nodes", "some"]),
     ])  # fmt: skip
     out += _input_cases("graph attack active", lambda p: ["graph", "attack", "active", p],
                         table=False)  # fmt: skip

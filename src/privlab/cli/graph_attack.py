@@ -434,6 +434,11 @@ def subgraph(
     nodes: str = typer.Option(
         "all", "--nodes", help="Targets: 'all', or N random nodes (drawn with --seed)."
     ),
+    mode: str = typer.Option(
+        "tree", "--mode", help="tree: the adversary knows the tree expansion (Hay et al.'s "
+        "experiments); graph: he recognizes people reached twice, so the explored subgraph "
+        "itself must embed injectively (seed 002 L336-349).",
+    ),
     seed: int = typer.Option(0, "--seed", min=0, help="Orders the exploration; draws targets."),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
     quiet: Quiet = False,
@@ -444,11 +449,14 @@ def subgraph(
     where that tree-shaped pattern embeds.
     """
     from privlab.graph.attacks.subgraph import (
+        MODES,
         SubgraphKnowledgeResult,
         SubgraphMatcher,
         subgraph_knowledge_experiment,
     )
 
+    if mode not in MODES:
+        raise ConfigError(f"--mode {mode!r}: choose one of {', '.join(MODES)}")
     graph = read_input(input).graph
     targets = _targets(nodes, graph.n_nodes, seed)
     matcher = SubgraphMatcher(graph)
@@ -460,7 +468,7 @@ def subgraph(
             # each target's exploration is seeded by (seed, target): chunks change nothing
             part = subgraph_knowledge_experiment(
                 graph, facts, exact_degrees=exact_degrees, targets=chunk, seed=seed,
-                matcher=matcher,
+                matcher=matcher, mode=mode,
             )  # fmt: skip
             sizes.append(part.sizes)
             seconds += part.seconds
@@ -468,7 +476,7 @@ def subgraph(
             progress(done, targets.size)
     result = SubgraphKnowledgeResult(
         targets, np.concatenate(sizes) if sizes else np.zeros((0, facts + 1), np.int64),
-        exact_degrees, "hall", seed, seconds,
+        exact_degrees, "hall", seed, seconds, mode,
     )  # fmt: skip
     payload = {"input": str(input), "nodes": graph.n_nodes, "edges": graph.n_edges,
                **result.to_dict()}  # fmt: skip
@@ -476,7 +484,7 @@ def subgraph(
         row["facts"] = b
     emit(payload, json_out, lambda p: bucket_table(
         f"{p['input']}: candidate-set sizes of {p['n_targets']} targets under b edge facts "
-        f"({'exact degrees' if p['exact_degrees'] else 'degree bounds'})",
+        f"({'exact degrees' if p['exact_degrees'] else 'degree bounds'}, {p['mode']} version)",
         "b", [(str(r["facts"]), r) for r in p["buckets"]]))  # fmt: skip
 
 

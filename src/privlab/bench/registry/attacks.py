@@ -89,7 +89,9 @@ def _subgraph(original: Any, r: Release | None, cell: Cell) -> CellResult:
 
     ``subgraph_knowledge_experiment`` on the naively anonymized graph; options
     ``exact_degrees`` (default true), ``targets`` (a random sample of that many nodes from
-    the cell's seed; 0 or absent: every node), ``method`` (matcher, default ``hall``).
+    the cell's seed; 0 or absent: every node), ``method`` (matcher, default ``hall``),
+    ``mode`` (``tree``, default, or ``graph``: people reached twice recognized, seed 002
+    L336–349).
     """
     from privlab.graph.attacks.subgraph import subgraph_knowledge_experiment
 
@@ -103,6 +105,7 @@ def _subgraph(original: Any, r: Release | None, cell: Cell) -> CellResult:
         g, int(cell.value), exact_degrees=bool(cell.options.get("exact_degrees", True)),
         targets=targets, seed=cell.sub_seed(8) % (2**31),
         method=str(cell.options.get("method", "hall")),
+        mode=str(cell.options.get("mode", "tree")),
     )  # fmt: skip
     sizes = res.sizes[:, -1]
     out = dict(zip(_bucket_outputs("subgraph"), _fractions(sizes), strict=True))

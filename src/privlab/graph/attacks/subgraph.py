@@ -48,6 +48,31 @@ Two exact matchers:
   image), and identical sibling subtrees share their option lists.  The literal reading of
   the definition, used as the reference: O(Σ over explored (t, w, v) of deg w · k_t) Python
   steps, about 350× slower than Hall on ca-GrQc.
+
+**Graph version** (``mode="graph"``; seed 002 L336–349).  "Another important factor is whether
+the adversary can recognize individuals discovered through different paths as identical.  This
+determines whether the adversary learns of the existence of a subgraph around the target or
+only learns about the tree expansion of the subgraph" (L336–338); formally, "the graph version
+is expressed using additional equality conditions on variables" (L348–349).  Here the
+adversary gathers the *same* b edge facts as in the tree version (same exploration, same
+seed) but merges the pattern nodes that are the same person (:meth:`EdgeFacts.merged`): the
+knowledge becomes the explored subgraph itself (k ≤ b + 1 people, ≤ b distinct edges; an edge
+revealed from both ends is one edge).  A person is exact if any of its copies was exhausted,
+otherwise its bound is its number of distinct known edges.  y ∈ cand(x) iff there is an
+*injective* map φ of the people into the released graph, φ(x) = y, every known edge mapped to
+an edge, every degree constraint met (a subgraph monomorphism; not an induced-subgraph test:
+non-edges are known only through exact degrees, which the monomorphism then enforces).
+Composing with the tree → graph quotient, every graph-version embedding is a tree-version one,
+so graph candidates ⊆ tree candidates, and the true node stays a candidate (φ = identity).
+Matcher: the tree-version mask is the pre-filter; a depth-one pattern (a star) needs nothing
+more (sibling injectivity is global injectivity).  Otherwise, per remaining y, a backtracking
+search maps the *core* (the root and every person with two or more known edges) in BFS order,
+each person's options being the unused neighbours of its anchor's image that meet its degree
+constraint and are adjacent to the images of its other mapped neighbours; the pendant people
+are then placed by one bipartite matching (Kuhn), which is exact for them.  Exponential in the
+core size in the worst case (subgraph isomorphism is NP-complete); at ≤ 10 facts the core has
+a handful of people.  Results are cached per pattern.  The paper used the tree version and
+"did not observe a significant empirical difference" with the graph version (L338–339).
 """
 
 from __future__ import annotations
@@ -64,8 +89,11 @@ import numpy as np
 from privlab.errors import ConfigError, InputError
 from privlab.graph.attacks.refinement import BucketCounts, bucket_counts
 from privlab.graph.core import Graph, as_graph
+from privlab.validate import check_choice
 
 METHODS = ("hall", "backtrack")
+#: Query versions (seed 002 L336–349): tree expansion, or the subgraph with identities merged.
+MODES = ("tree", "graph")
 
 
 # ============================================================================ knowledge
@@ -98,6 +126,32 @@ class EdgeFacts:
             if p >= 0:
                 kids[p].append(t)
         return kids
+
+    def merged(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The graph version of this knowledge: (people, edges, exact, degree).
+
+        ``people[i]`` is the graph node of person i (person 0 is the target, the others in
+        first-reached order); ``edges`` the distinct known edges as (i, j) rows, i < j;
+        ``exact[i]`` is true if any copy of person i was exhausted, and then ``degree[i]`` is
+        its degree, else its number of distinct known edges (a lower bound).  O(b log b).
+        """
+        people, first, inv = np.unique(self.node, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")  # person numbering: first-reached order
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        pid = rank[inv.reshape(-1)]
+        child = np.flatnonzero(self.parent >= 0)
+        a, b = pid[child], pid[self.parent[child]]
+        edges = np.unique(np.column_stack([np.minimum(a, b), np.maximum(a, b)]), axis=0)
+        edges = edges.reshape(-1, 2).astype(np.int64)
+        k = order.size
+        known = np.bincount(edges.ravel(), minlength=k).astype(np.int64)
+        exact = np.zeros(k, dtype=bool)
+        np.logical_or.at(exact, pid, self.exact)
+        degree = known.copy()
+        hit = np.flatnonzero(self.exact)
+        degree[pid[hit]] = self.degree[hit]
+        return people[order].astype(np.int64), edges, exact, degree
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -207,37 +261,90 @@ class SubgraphMatcher:
         self._cache_bytes = int(cache_bytes)
         self._cached = 0
         self._root_cache: OrderedDict[int, np.ndarray] = OrderedDict()
-        self.stats = {"subtrees": 0, "subtree_hits": 0, "roots": 0, "root_hits": 0}
+        self._graph_cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._adj_lists: dict[int, list[int]] = {}
+        self._adj_sets: dict[int, frozenset[int]] = {}
+        self.stats = {"subtrees": 0, "subtree_hits": 0, "roots": 0, "root_hits": 0,
+                      "graphs": 0, "graph_hits": 0}  # fmt: skip
 
     # ------------------------------------------------------------------ public
-    def candidates(self, facts: EdgeFacts, *, method: str = "hall") -> np.ndarray:
-        """The sorted node ids where ``facts`` embeds (the candidate set)."""
-        return np.flatnonzero(self.candidate_mask(facts, method=method))
+    def candidates(
+        self, facts: EdgeFacts, *, method: str = "hall", mode: str = "tree"
+    ) -> np.ndarray:
+        """The sorted node ids where ``facts`` embeds (the candidate set).
 
-    def candidate_mask(self, facts: EdgeFacts, *, method: str = "hall") -> np.ndarray:
+        ``mode="tree"``: the tree expansion embeds; ``mode="graph"``: the explored subgraph,
+        people merged, embeds injectively (module docstring, *Graph version*).
+        """
+        return np.flatnonzero(self.candidate_mask(facts, method=method, mode=mode))
+
+    def candidate_mask(
+        self, facts: EdgeFacts, *, method: str = "hall", mode: str = "tree"
+    ) -> np.ndarray:
+        check_choice(mode, "mode", MODES)
+        if mode == "graph":
+            return self._graph_mask(facts, method)
         if method not in METHODS:
             raise ConfigError(f"method = {method!r}: choose one of {', '.join(METHODS)}")
         if method == "backtrack":
             return _backtrack_mask(self.graph, self.deg, facts)
         root = self._intern_pattern(facts)
-        hit = self._root_cache.get(root)
+        return self._memo(self._root_cache, root, "root", lambda: self._root_mask(root))
+
+    def _memo(self, cache: OrderedDict, key: Any, stat: str, compute: Any) -> np.ndarray:
+        """``compute()`` through a bounded LRU ``cache`` (4096 entries), counted in stats."""
+        hit = cache.get(key)
         if hit is not None:
-            self._root_cache.move_to_end(root)
-            self.stats["root_hits"] += 1
+            cache.move_to_end(key)
+            self.stats[stat + "_hits"] += 1
             return hit
-        self.stats["roots"] += 1
+        self.stats[stat + "s"] += 1
+        ok = compute()
+        ok.flags.writeable = False
+        cache[key] = ok
+        if len(cache) > 4096:
+            cache.popitem(last=False)
+        return ok
+
+    def _root_mask(self, root: int) -> np.ndarray:
         exact, d, kids = self._shape[root]
         ok = self._cons(self.deg, exact, d)
         for need, fit in self._hall_sets(kids):
             cnt = _row_sums(fit, self._indptr)
             ok &= cnt >= need
-        ok.flags.writeable = False
-        self._root_cache[root] = ok
-        if len(self._root_cache) > 4096:
-            self._root_cache.popitem(last=False)
         return ok
 
     # ------------------------------------------------------------------ internals
+    def _graph_mask(self, facts: EdgeFacts, method: str) -> np.ndarray:
+        tree = self.candidate_mask(facts, method=method, mode="tree")
+        if bool((facts.parent <= 0).all()):  # a star: sibling injectivity is global
+            return tree
+        people, edges, exact, degree = facts.merged()
+        key = (edges.tobytes(), exact.tobytes(), degree.tobytes(), people.size)
+
+        def compute() -> np.ndarray:
+            ok = np.zeros(self.n, dtype=bool)
+            search = _MonoSearch(self, edges, exact, degree)
+            for y in np.flatnonzero(tree).tolist():
+                ok[y] = search.embeds_at(y)
+            return ok
+
+        return self._memo(self._graph_cache, key, "graph", compute)
+
+    def _adj(self, v: int) -> list[int]:
+        got = self._adj_lists.get(v)
+        if got is None:
+            got = self._dst[self._indptr[v] : self._indptr[v + 1]].tolist()
+            self._adj_lists[v] = got
+        return got
+
+    def _adj_set(self, v: int) -> frozenset[int]:
+        got = self._adj_sets.get(v)
+        if got is None:
+            got = frozenset(self._adj(v))
+            self._adj_sets[v] = got
+        return got
+
     @staticmethod
     def _cons(deg: np.ndarray, exact: bool, d: int) -> np.ndarray:
         return deg == d if exact else deg >= d
@@ -302,6 +409,79 @@ class SubgraphMatcher:
             _, old = self._cache.popitem(last=False)
             self._cached -= old.nbytes
         return ok
+
+
+class _MonoSearch:
+    """Injective embeddings of a small graph pattern (graph version), one root image at a time.
+
+    Core people (the root and every person with ≥ 2 known edges) are mapped by backtracking
+    in BFS order; pendant people (one known edge) are then placed by a bipartite matching,
+    which is exact because each only needs an unused neighbour of its anchor's image.
+    """
+
+    def __init__(self, m: SubgraphMatcher, edges: np.ndarray, exact: np.ndarray,
+                 degree: np.ndarray) -> None:  # fmt: skip
+        self.m = m
+        k = exact.size
+        nbr: list[list[int]] = [[] for _ in range(k)]
+        for a, b in edges.tolist():
+            nbr[a].append(b)
+            nbr[b].append(a)
+        self.exact = exact.tolist()
+        self.degree = degree.tolist()
+        core = [i == 0 or len(nbr[i]) >= 2 for i in range(k)]
+        order, seen, q = [0], {0}, deque([0])  # BFS over the core (it is connected)
+        while q:
+            i = q.popleft()
+            for j in nbr[i]:
+                if core[j] and j not in seen:
+                    seen.add(j)
+                    order.append(j)
+                    q.append(j)
+        pos = {p: r for r, p in enumerate(order)}
+        self.order = order
+        # for each core person after the root: its anchor and its other earlier neighbours
+        self.links = [
+            [pos[j] for j in nbr[i] if core[j] and pos[j] < pos[i]] for i in order
+        ]  # fmt: skip
+        self.pendant = [(i, pos[nbr[i][0]]) for i in range(k) if not core[i]]
+
+    def fits(self, i: int, v: int) -> bool:
+        d = int(self.m.deg[v])
+        return d == self.degree[i] if self.exact[i] else d >= self.degree[i]
+
+    def embeds_at(self, y: int) -> bool:
+        if not self.fits(self.order[0], y):
+            return False
+        img = [y]
+        used = {y}
+        return self._extend(1, img, used)
+
+    def _extend(self, r: int, img: list[int], used: set[int]) -> bool:
+        if r == len(self.order):
+            return self._place_pendants(img, used)
+        i = self.order[r]
+        anchor, *others = self.links[r]
+        checks = [self.m._adj_set(img[o]) for o in others]
+        for v in self.m._adj(img[anchor]):
+            if v in used or not self.fits(i, v) or not all(v in c for c in checks):
+                continue
+            img.append(v)
+            used.add(v)
+            if self._extend(r + 1, img, used):
+                return True
+            img.pop()
+            used.discard(v)
+        return False
+
+    def _place_pendants(self, img: list[int], used: set[int]) -> bool:
+        options = []
+        for i, a in self.pendant:
+            opts = [v for v in self.m._adj(img[a]) if v not in used and self.fits(i, v)]
+            if not opts:
+                return False
+            options.append(opts)
+        return _distinct_assignment(options)
 
 
 def _row_sums(flags: np.ndarray, indptr: np.ndarray) -> np.ndarray:
@@ -373,9 +553,11 @@ def _distinct_assignment(options: list[list[int]]) -> bool:
     return all(place(i, set()) for i in sorted(range(len(options)), key=lambda i: len(options[i])))
 
 
-def subgraph_candidates(graph: Graph, facts: EdgeFacts, *, method: str = "hall") -> np.ndarray:
+def subgraph_candidates(
+    graph: Graph, facts: EdgeFacts, *, method: str = "hall", mode: str = "tree"
+) -> np.ndarray:
     """Candidate set of ``facts`` in ``graph`` (sorted node ids).  See :class:`SubgraphMatcher`."""
-    return SubgraphMatcher(graph).candidates(facts, method=method)
+    return SubgraphMatcher(graph).candidates(facts, method=method, mode=mode)
 
 
 # ============================================================================ experiment
@@ -389,6 +571,7 @@ class SubgraphKnowledgeResult:
     method: str
     seed: int
     seconds: float
+    mode: str = "tree"
 
     @property
     def max_facts(self) -> int:
@@ -405,6 +588,7 @@ class SubgraphKnowledgeResult:
             "max_facts": self.max_facts,
             "exact_degrees": self.exact_degrees,
             "method": self.method,
+            "mode": self.mode,
             "seed": self.seed,
             "seconds": self.seconds,
             "buckets": [self.buckets(b).to_dict() for b in range(self.max_facts + 1)],
@@ -420,6 +604,7 @@ def subgraph_knowledge_experiment(
     seed: int = 0,
     method: str = "hall",
     matcher: SubgraphMatcher | None = None,
+    mode: str = "tree",
 ) -> SubgraphKnowledgeResult:
     """Seed 002 §A.2.6 with subgraph queries: every target's candidate-set size at 0..max_facts.
 
@@ -427,12 +612,14 @@ def subgraph_knowledge_experiment(
     knowledge does not depend on which other targets are run) and the budgets are prefixes of
     that exploration.  The released graph is ``graph`` itself (naive anonymization does not
     change the class sizes).  Cost: one matcher query per (target, budget), most served by
-    the caches.
+    the caches.  ``mode`` is ``"tree"`` (the paper's experiments) or ``"graph"`` (people
+    reached twice recognized; candidates ⊆ the tree ones, module docstring).
     """
     graph = as_graph(graph, "subgraph knowledge", undirected=True)
     max_facts = _check_facts(max_facts, "max_facts")
     if method not in METHODS:
         raise ConfigError(f"method = {method!r}: choose one of {', '.join(METHODS)}")
+    check_choice(mode, "mode", MODES)
     n = graph.n_nodes
     t = np.arange(n, dtype=np.int64) if targets is None else np.asarray(targets)
     if t.size and (not np.issubdtype(t.dtype, np.integer) or t.min() < 0 or t.max() >= n):
@@ -444,10 +631,12 @@ def subgraph_knowledge_experiment(
     for j, x in enumerate(t.tolist()):
         ex = _explore(graph, x, max_facts, np.random.default_rng([base, x]))
         for b in range(max_facts + 1):
-            sizes[j, b] = int(m.candidate_mask(ex.facts(b, exact_degrees), method=method).sum())
+            f = ex.facts(b, exact_degrees)
+            sizes[j, b] = int(m.candidate_mask(f, method=method, mode=mode).sum())
     return SubgraphKnowledgeResult(
-        t.astype(np.int64), sizes, bool(exact_degrees), method, seed, time.perf_counter() - t0
-    )
+        t.astype(np.int64), sizes, bool(exact_degrees), method, seed,
+        time.perf_counter() - t0, mode,
+    )  # fmt: skip
 
 
 def _check_node(node: Any, n: int, name: str) -> int:
@@ -470,6 +659,7 @@ def _check_facts(b: Any, name: str) -> int:
 
 __all__ = [
     "METHODS",
+    "MODES",
     "EdgeFacts",
     "SubgraphKnowledgeResult",
     "SubgraphMatcher",
