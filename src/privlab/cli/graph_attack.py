@@ -564,16 +564,23 @@ DISCOVER_OPT = typer.Option(
     None, "--discover", min=1, help="Find N seeds by matching the top-degree nodes."
 )
 DISCOVER_CLIQUE_OPT = typer.Option(
-    None, "--discover-clique", min=2,
-    help="Find K seeds as the unique sanitized K-clique matching a known aux clique (NS09).",
+    None,
+    "--discover-clique",
+    min=2,
+    help="Find K seeds as the unique sanitized K-clique matching a known aux clique (NS09); "
+    "without it, another seeding is required.",
 )
 CLIQUE_TOLERANCE_OPT = typer.Option(
-    0.1, "--clique-tolerance", min=0.0, max=1.0,
+    0.1,
+    "--clique-tolerance",
+    min=0.0,
+    max=1.0,
     help="--discover-clique: degrees and common-neighbour counts match within 1 ± this.",
 )
 SCORINGS = ("secgraph", "thesis")
 SCORING_OPT = typer.Option(
-    "secgraph", "--scoring",
+    "secgraph",
+    "--scoring",
     help="secgraph (Σ 1/√deg) or thesis (Alg. 10.1: cosine of the mapped neighbourhoods).",
 )
 MAPPING_OUT_OPT = typer.Option(
