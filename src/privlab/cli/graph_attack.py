@@ -688,8 +688,7 @@ def propagate(
     what = f"propagating from {seed_pairs.shape[0]} seeds"
     with progress_bar(what, unit="aux nodes mapped") as progress:
         result = run_propagation(
-            pair.aux, pair.san, seed_pairs, theta, truth=truth, progress=progress,
-            scoring=scoring,
+            pair.aux, pair.san, seed_pairs, theta, truth=truth, progress=progress, scoring=scoring
         )
     payload = {"pair": str(pair_dir), "seeding": seeding, **result.to_dict()}
     write_mapping(result.pairs(), output, payload)
