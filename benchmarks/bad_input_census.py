@@ -748,6 +748,22 @@ def cases() -> list[Case]:
         ("-o a foreign folder", ["--seeds", "3", "-o", "{d}/mine"]),
         ("-o - with --json", ["--seeds", "3", "-o", "-", "--json"]),
     ])  # fmt: skip
+    out += _options("graph attack propagate", prop[:4], [  # NS09 clique seeds, thesis scoring
+        ("clique 1", ["--discover-clique", "1"]), ("clique text", ["--discover-clique", "k"]),
+        ("clique and --seeds", ["--discover-clique", "3", "--seeds", "3"]),
+        ("clique and --discover", ["--discover-clique", "3", "--discover", "3"]),
+        ("clique larger than any", ["--discover-clique", "500"]),
+        ("clique tolerance 2", ["--discover-clique", "3", "--clique-tolerance", "2"]),
+        ("clique tolerance -0.1", ["--discover-clique", "3", "--clique-tolerance", "-0.1"]),
+        ("clique tolerance nan", ["--discover-clique", "3", "--clique-tolerance", "nan"]),
+        ("clique tolerance text", ["--discover-clique", "3", "--clique-tolerance", "x"]),
+        ("clique -o PAIR/truth.csv", ["--discover-clique", "3", "-o", "{d}/pair/truth.csv"]),
+        ("unknown scoring", ["--seeds", "3", "--scoring", "cosine"]),
+        ("scoring empty", ["--seeds", "3", "--scoring", ""]),
+        ("scoring in capitals", ["--seeds", "3", "--scoring", "THESIS"]),
+        ("scoring without a value", ["--seeds", "3", "--scoring"]),
+        ("thesis scoring, theta -1", ["--seeds", "3", "--scoring", "thesis", "--theta", "-1"]),
+    ])  # fmt: skip
     seeded_options = {  # the seed-based matching attacks: propagate's options, plus their own
         "kl": [("threshold 0", ["--threshold", "0"]), ("threshold text", ["--threshold", "two"]),
                ("iterations 0", ["--iterations", "0"]), ("unknown variant", ["--variant", "x"]),

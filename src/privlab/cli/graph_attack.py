@@ -571,6 +571,26 @@ SEEDS_FILE_OPT = typer.Option(
 DISCOVER_OPT = typer.Option(
     None, "--discover", min=1, help="Find N seeds by matching the top-degree nodes."
 )
+DISCOVER_CLIQUE_OPT = typer.Option(
+    None,
+    "--discover-clique",
+    min=2,
+    help="Find K seeds as the unique sanitized K-clique matching a known aux clique (NS09); "
+    "without it, another seeding is required.",
+)
+CLIQUE_TOLERANCE_OPT = typer.Option(
+    0.1,
+    "--clique-tolerance",
+    min=0.0,
+    max=1.0,
+    help="--discover-clique: degrees and common-neighbour counts match within 1 ± this.",
+)
+SCORINGS = ("secgraph", "thesis")
+SCORING_OPT = typer.Option(
+    "secgraph",
+    "--scoring",
+    help="secgraph (Σ 1/√deg) or thesis (Alg. 10.1: cosine of the mapped neighbourhoods).",
+)
 MAPPING_OUT_OPT = typer.Option(
     None,
     "--output",
@@ -586,17 +606,22 @@ def seeded_inputs(
     discover: int | None,
     output: Path | None,
     json_out: bool,
+    clique: int | None = None,
+    tolerance: float = 0.1,
 ) -> tuple[PairFolder, np.ndarray, dict[str, Any]]:
     """Check the seeding options and the output, read the pair folder, make the seeds:
-    (pair, (k × 2) seed pairs, the ``seeding`` summary of the payload)."""
+    (pair, (k × 2) seed pairs, the ``seeding`` summary of the payload).  ``clique``: NS09's
+    clique matching (``--discover-clique K``, offered by propagate)."""
     from privlab.graph.attacks.propagation import discover_seeds, top_degree_seeds
 
     given = [name for name, v in (("--seeds", seeds), ("--seeds-file", seeds_file),
-                                  ("--discover", discover)) if v is not None]  # fmt: skip
+                                  ("--discover", discover), ("--discover-clique", clique))
+             if v is not None]  # fmt: skip
     if len(given) != 1:
         raise ConfigError(
             "give one way to seed: --seeds N (top-degree nodes and their truth), "
-            f"--seeds-file CSV or --discover N (got {', '.join(given) or 'none'})"
+            f"--seeds-file CSV, --discover N or (propagate) --discover-clique K "
+            f"(got {', '.join(given) or 'none'})"
         )
     guard_outputs(
         [Output(output, "-o", stdout_ok=True)],
@@ -612,6 +637,10 @@ def seeded_inputs(
     elif seeds_file is not None:
         seed_pairs = read_id_pairs(seeds_file, pair.aux.n_nodes, pair.san.n_nodes)
         seeding = {"kind": "file", "file": str(seeds_file)}
+    elif clique is not None:
+        from privlab.cli.graph_seed_identification import clique_seed_pairs
+
+        seed_pairs, seeding = clique_seed_pairs(pair, clique, tolerance)
     else:
         with spinner("discovering seeds …"):
             found = discover_seeds(pair.aux, pair.san, discover)
@@ -640,9 +669,12 @@ def propagate(
     seeds: int | None = SEEDS_OPT,
     seeds_file: Path | None = SEEDS_FILE_OPT,
     discover: int | None = DISCOVER_OPT,
+    discover_clique: int | None = DISCOVER_CLIQUE_OPT,
+    clique_tolerance: float = CLIQUE_TOLERANCE_OPT,
     theta: float = typer.Option(
         0.1, "--theta", min=0.0, help="Eccentricity threshold θ ≥ 0 (higher: fewer, surer)."
     ),
+    scoring: str = SCORING_OPT,
     output: Path | None = MAPPING_OUT_OPT,
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
     quiet: Quiet = False,
@@ -654,14 +686,17 @@ def propagate(
     result is scored against truth.csv.
     """
     from privlab.graph.attacks.propagation import propagate as run_propagation
+    from privlab.validate import check_choice
 
+    check_choice(scoring, "--scoring", SCORINGS)
     pair, seed_pairs, seeding = seeded_inputs(pair_dir, seeds, seeds_file, discover, output,
-                                              json_out)  # fmt: skip
+                                              json_out, discover_clique,
+                                              clique_tolerance)  # fmt: skip
     truth = pair.truth_array()
     what = f"propagating from {seed_pairs.shape[0]} seeds"
     with progress_bar(what, unit="aux nodes mapped") as progress:
         result = run_propagation(
-            pair.aux, pair.san, seed_pairs, theta, truth=truth, progress=progress
+            pair.aux, pair.san, seed_pairs, theta, truth=truth, progress=progress, scoring=scoring
         )
     payload = {"pair": str(pair_dir), "seeding": seeding, **result.to_dict()}
     write_mapping(result.pairs(), output, payload)

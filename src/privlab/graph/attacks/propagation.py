@@ -51,6 +51,7 @@ from privlab.errors import ConfigError, InputError
 from privlab.graph.attacks.seeded import MappingScores, score_mapping
 from privlab.graph.core import Graph, as_graph
 from privlab.progress import ProgressFn
+from privlab.validate import check_choice, check_int
 
 
 # ============================================================================ results
@@ -134,8 +135,13 @@ def propagate(
     *,
     truth: Any = None,
     progress: ProgressFn | None = None,
+    scoring: str = "secgraph",
+    max_passes: int = 100,
 ) -> PropagationResult:
     """Narayanan–Shmatikov propagation with SecGraph's scoring, computed sparsely.
+
+    ``scoring="thesis"``: seed 000's Algorithm 10.1 and Listing 10.1 instead — see
+    :func:`_propagate_thesis` (``max_passes`` bounds its passes; SecGraph's loop ignores it).
 
     ``seeds``: (k × 2) pairs (G1 node, G2 node), a dict, or a list of pairs.  ``truth``
     (optional): a :class:`~privlab.graph.pairs.GraphPair`, a length-|V1| array of the true
@@ -146,13 +152,14 @@ def propagate(
     and after each pass.
     """
     t0 = time.perf_counter()
+    check_choice(scoring, "scoring", ("secgraph", "thesis"))
     g1, g2, th, s, tr = _validate(g1, g2, seeds, theta, truth)
+    if scoring == "thesis":
+        limit = check_int(max_passes, "max_passes", 1)
+        return _propagate_thesis(g1, g2, s, th, tr, progress, limit, t0)
     n1, n2 = g1.n_nodes, g2.n_nodes
     ip1, ix1, ip2, ix2 = g1.indptr, g1.indices, g2.indptr, g2.indices
-    map12 = np.full(n1, -1, dtype=np.int64)
-    map21 = np.full(n2, -1, dtype=np.int64)
-    map12[s[:, 0]] = s[:, 1]
-    map21[s[:, 1]] = s[:, 0]
+    map12, map21 = _start(s, n1, n2)
     fwd = _Scorer(g1, g2)
     back = _Scorer(g2, g1)
     # staleness clocks: a node is re-scored only if a match made after its last scoring
@@ -203,10 +210,81 @@ def propagate(
     return _result(map12, s, th, passes, time.perf_counter() - t0, "sparse", scored, tr)
 
 
-class _Scorer:
-    """Scores of one node of ``src`` against every node of ``dst``, kept sparse."""
+def _propagate_thesis(g1, g2, s, th, tr, progress, max_passes, t0) -> PropagationResult:
+    """Propagation as seed 000 writes it (§10.4: Algorithm 10.1, eccentricity, Listing 10.1).
 
-    def __init__(self, src: Graph, dst: Graph) -> None:
+    Score (Alg. 10.1, undirected graphs: every node crawled, N⁻ = N⁺ = N): the cosine
+    similarity |A ∩ B| / √(|A|·|B|) of A = the images of l's mapped neighbours and B = r's
+    neighbours that are images of the mapping.  Against SecGraph's Σ 1/√deg_G2(r) it
+    differs in the normalization — r's *mapped* neighbours, not its degree (the factor
+    1/√|A| is the same for every r and changes neither the argmax nor the eccentricity) —
+    and in the loop (Listing 10.1): every node of G1 is visited in each pass, mapped ones
+    included ("revisiting lets early mistakes be corrected"), and every node of G2 is a
+    candidate, mapped ones included.  The reverse check is the same as SecGraph's.  A new
+    match l → r replaces l's previous match and r's previous pre-image, so the mapping
+    stays one-to-one (the thesis leaves this open); seeds are never replaced.  Passes
+    repeat until one changes nothing, at most ``max_passes``.
+    Cost per pass O(Σ_l Σ over l's mapped neighbours of their degree), both directions;
+    no staleness skipping (a new match changes the weights of all of its neighbours).
+    """
+    n1, n2 = g1.n_nodes, g2.n_nodes
+    ip1, ix1, ip2, ix2 = g1.indptr, g1.indices, g2.indptr, g2.indices
+    map12, map21 = _start(s, n1, n2)
+    fixed = np.zeros(n1, dtype=bool)
+    fixed[s[:, 0]] = True
+    # mapped-neighbour counts: m1[x] = |N(x) ∩ dom(map)|, m2[y] = |N(y) ∩ img(map)|
+    m1 = np.bincount(_gather(ip1, ix1, s[:, 0]), minlength=n1).astype(np.float64)
+    m2 = np.bincount(_gather(ip2, ix2, s[:, 1]), minlength=n2).astype(np.float64)
+    fwd = _Scorer(g1, g2, mapped_degree=m2)
+    back = _Scorer(g2, g1, mapped_degree=m1)
+
+    def unset(l_: int) -> None:
+        r_ = int(map12[l_])
+        map12[l_] = map21[r_] = -1
+        np.subtract.at(m1, ix1[ip1[l_] : ip1[l_ + 1]], 1.0)
+        np.subtract.at(m2, ix2[ip2[r_] : ip2[r_ + 1]], 1.0)
+
+    passes = scored = 0
+    while passes < max_passes:
+        passes += 1
+        changed = 0
+        for lnode in np.flatnonzero(~fixed).tolist():
+            scored += 1
+            r = fwd.best(lnode, map12, map21, th)
+            if r < 0 or r == map12[lnode]:
+                continue
+            scored += 1
+            if back.best(r, map21, map12, th) != lnode:
+                continue
+            owner = int(map21[r])
+            if owner >= 0 and fixed[owner]:
+                continue  # a seed's image is not taken over
+            if map12[lnode] >= 0:
+                unset(lnode)
+            if owner >= 0:
+                unset(owner)
+            map12[lnode], map21[r] = r, lnode
+            np.add.at(m1, ix1[ip1[lnode] : ip1[lnode + 1]], 1.0)
+            np.add.at(m2, ix2[ip2[r] : ip2[r + 1]], 1.0)
+            changed += 1
+            if progress is not None and changed % 4096 == 0:
+                progress(int(np.count_nonzero(map12 >= 0)), n1)
+        if progress is not None:
+            progress(int(np.count_nonzero(map12 >= 0)), n1)
+        if not changed:
+            break
+    return _result(map12, s, th, passes, time.perf_counter() - t0, "thesis", scored, tr)
+
+
+class _Scorer:
+    """Scores of one node of ``src`` against every node of ``dst``, kept sparse.
+
+    Default: SecGraph's weights 1/√deg(r), mapped candidates excluded.  With
+    ``mapped_degree`` (an array the caller keeps current): the thesis's weights
+    1/√mapped_degree[r], every candidate kept."""
+
+    def __init__(self, src: Graph, dst: Graph, mapped_degree: np.ndarray | None = None) -> None:
+        self.mdeg = mapped_degree
         self.ip, self.ix = src.indptr, src.indices
         self.dip, self.dix = dst.indptr, dst.indices
         self.n = dst.n_nodes
@@ -223,12 +301,16 @@ class _Scorer:
         if not img.size or self.n < 2:
             return -1
         c = _gather(self.dip, self.dix, img)
-        c = c[rmap[c] < 0]
+        if self.mdeg is None:
+            c = c[rmap[c] < 0]
+            w = self.w[c]
+        else:
+            w = 1.0 / np.sqrt(self.mdeg[c])  # ≥ 1: c neighbours a mapped node
         k = c.size
         if not k:
             return -1
         acc = self.acc
-        np.add.at(acc, c, self.w[c])  # repeated addition, as the reference loop
+        np.add.at(acc, c, w)  # repeated addition, as the reference loop
         ar = self.ar[:k]
         self.last[c] = ar
         u = c[self.last[c] == ar]  # each candidate once
@@ -253,6 +335,15 @@ class _Scorer:
                 second, best = max(float(s.max()), 0.0), int(u[i])
         ecc = (top - second) / math.sqrt(ss / (n - 1))
         return best if ecc >= theta else -1
+
+
+def _start(s: np.ndarray, n1: int, n2: int) -> tuple[np.ndarray, np.ndarray]:
+    """The mapping and its inverse (−1: unmapped), holding the seed pairs ``s``."""
+    map12 = np.full(n1, -1, dtype=np.int64)
+    map21 = np.full(n2, -1, dtype=np.int64)
+    map12[s[:, 0]] = s[:, 1]
+    map21[s[:, 1]] = s[:, 0]
+    return map12, map21
 
 
 def _gather(ip: np.ndarray, ix: np.ndarray, rows: np.ndarray) -> np.ndarray:
