@@ -1,4 +1,4 @@
-"""Sharad's Table 5.9 in the bench: NS, KL, DV and YG on the same pair (spec sharad-table5-9).
+"""Sharad's Table 5.9 in the bench: NS, KL, DV, YG and 3PSL on the same pair (sharad-table5-9).
 
 The reduced spec is run and every figure is compared with a direct library call on the
 pair rebuilt from the cell's seed; then the definitions (coverage, accuracy, the learned
@@ -17,9 +17,11 @@ from privlab.bench.registry.cells import Cell
 from privlab.bench.runner import CellKey, cell_seed
 from privlab.errors import ConfigError, InputError
 from privlab.graph.attacks.distance_vector import distance_vector
+from privlab.graph.attacks.learned import train_scorer
 from privlab.graph.attacks.percolation import percolate
 from privlab.graph.attacks.propagation import propagate, top_degree_seeds
 from privlab.graph.attacks.reconciliation import reconcile
+from privlab.graph.attacks.threepsl import three_phase_attack
 from privlab.graph.pairs import sample_pair, secgraph_pair
 
 SEEDED = ("ns", "kl", "dv", "yg")
@@ -85,6 +87,51 @@ def test_reduced_figures_equal_direct_library_calls(reduced):
                         assert d.mapped >= d.correct >= e.options["n_seeds"]
 
 
+def _direct_threepsl(spec, e, scheme, value, seed):
+    """3PSL on the cell's pair, called here: one scorer trained by splitting, three phases."""
+    c = _cell(spec, e, scheme, value, seed)
+    pair, _ = _direct(spec, e, scheme, value, seed)
+    o = e.options
+    # the adversary's estimates: a SecGraph pair keeps every node (α_V = 1) and two
+    # independent p-samples of the edges share p² of 2p − p² (α_E = p / (2 − p))
+    av, ae = (1.0, value / (2 - value)) if scheme == "secgraph-p" else (o["alpha_v"], value)
+    scorer = train_scorer(
+        pair.aux, pair.san, alpha_v=av, alpha_e=ae, n_bins=o["n_bins"],
+        bin_width=o["bin_width"], n_identical=o["n_identical"],
+        n_non_identical=o["n_non_identical"], min_degree=5, n_splits=o.get("n_splits", 1),
+        n_jobs=o.get("n_jobs", 2),
+        seed=c.sub_seed(4), n_trees=o["n_trees"], per_class=o["per_class"],
+    ).bind(pair.aux, pair.san)  # fmt: skip
+    res = three_phase_attack(pair.aux, pair.san, [scorer] * 3, thresholds=(30, 9, 5),
+                             score_cut=0.8, cs_threshold=0.2, order="cs")  # fmt: skip
+    return pair, res
+
+
+def test_threepsl_cell_equals_a_direct_library_call(reduced):
+    spec, _, res = reduced
+    nontrivial = 0
+    for e in spec.experiments:
+        scheme = e.schemes[0]
+        value = e.values[scheme][0]
+        pair, direct = _direct_threepsl(spec, e, scheme, value, 0)
+        got = _got(res, e.name, 0, "threepsl")
+        ok = direct.mapping >= 0
+        correct = int((direct.mapping[ok] == pair.truth_array()[ok]).sum())
+        assert got["threepsl_correct"] == correct
+        assert got["threepsl_wrong"] == int(ok.sum()) - correct
+        # Table 5.9's coverage is over all true pairs, not only degree > t3 (seed 004 §2.12)
+        assert got["threepsl_coverage"] == pytest.approx(correct / pair.n_common)
+        assert got["threepsl_accuracy"] == pytest.approx(correct / ok.sum() if ok.any() else 0)
+        # seedless and one-to-one: no node is mapped twice, none below t3
+        images = direct.mapping[ok]
+        assert np.unique(images).size == images.size
+        assert (direct.aux_degree[ok] > 5).all() and (direct.san_degree[images] > 5).all()
+        nontrivial += correct > 0
+    # on the SecGraph pair (same nodes, α_V = 1) 3PSL maps far more than chance (1 / n)
+    got = _got(res, "secgraph-pair", 0, "threepsl")
+    assert got["threepsl_accuracy"] > 0.2 and nontrivial >= 1
+
+
 def test_every_attack_of_a_cell_gets_the_same_pair(reduced):
     spec, _, _ = reduced
     e = spec.experiments[0]
@@ -117,8 +164,9 @@ def test_report_draws_correct_wrong_bars_instead_of_one_plot_per_count(reduced):
     assert html.count("Correct (green) and wrong (red)") == 2 * 2  # caption + alt, 2 experiments
     assert "AUC (learned attack) against" in html  # other metrics keep their plots
     for what in ("correct", "wrong", "coverage", "accuracy"):
-        assert f"NS {what}</th>" in html  # a table column, not a plot of its own
-        assert f"NS {what} against" not in html
+        for name in ("NS", "3PSL"):
+            assert f"{name} {what}</th>" in html  # a table column, not a plot of its own
+            assert f"{name} {what} against" not in html
 
 
 def test_learned_attack_refuses_the_secgraph_pair():
@@ -172,6 +220,11 @@ options = {{ {option} }}
     ("ns", "ns_theta = -1", "ns_theta"), ("yg", 'yg_r = "x"', "yg_r"),
     ("dv", "dv_keep = 20, dv_block = 5", "dv_keep"), ("dv", "alpha_v = 1.5", "alpha_v"),
     ("kl", "kl_window = 2.5", "kl_window"), ("dv", 'dv_mode = "lifo"', "dv_mode"),
+    ("threepsl", "threepsl_cut = 1.5", "threepsl_cut"),
+    ("threepsl", 'threepsl_order = "degree"', "threepsl_order"),
+    ("threepsl", "threepsl_thresholds = [5, 9, 30]", "threepsl_thresholds"),
+    ("threepsl", "threepsl_thresholds = [30, 9]", "threepsl_thresholds"),
+    ("threepsl", "threepsl_cs = -0.1", "threepsl_cs"),
 ])  # fmt: skip
 def test_bad_attack_options_are_refused_when_the_spec_is_read(attack, option, name):
     with pytest.raises(ConfigError, match=f"'e'.*options: {name}"):

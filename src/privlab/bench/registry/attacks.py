@@ -327,6 +327,105 @@ def _seeded(name: str) -> Callable[[Any, Release | None, Cell], CellResult]:
     return run
 
 
+# ----------------------------------------------------------------------------- seedless
+THREEPSL_ORDERS = ("score", "cs")
+
+
+def threepsl_options(options: dict[str, Any]) -> dict[str, Any]:
+    """3PSL's options, checked and with their defaults (see :func:`run_threepsl`).
+
+    ConfigError naming the option, its value and the fix.  O(1).
+    """
+    o = options
+    th = o.get("threepsl_thresholds", [30, 9, 5])
+    if not isinstance(th, (list, tuple)) or len(th) != 3:
+        raise ConfigError(f"threepsl_thresholds = {th!r}: give three degree thresholds "
+                          "[t1, t2, t3] with t1 > t2 > t3 ≥ 0 (default [30, 9, 5])")  # fmt: skip
+    t = tuple(check_int(x, "threepsl_thresholds", 0, "3PSL's degree bands") for x in th)
+    if not t[0] > t[1] > t[2]:
+        raise ConfigError(f"threepsl_thresholds = {list(th)}: give t1 > t2 > t3 ≥ 0 "
+                          "(default [30, 9, 5])")  # fmt: skip
+    return {
+        "alpha_v": check_fraction(o.get("alpha_v", 0.5), "alpha_v",
+                                  hint="the Sharad pair's node overlap α_V"),
+        "thresholds": t,
+        "cut": check_number_in(o.get("threepsl_cut", 0.8), "threepsl_cut", 0.0, 1.0,
+                               hint="3PSL's phase-1 score cut (the thesis: 0.95)"),
+        "cs": check_number_in(o.get("threepsl_cs", 0.2), "threepsl_cs", 0.0, 1.0,
+                              hint="3PSL's cosine-similarity threshold θcs"),
+        "order": check_choice(o.get("threepsl_order", "cs"), "threepsl_order", THREEPSL_ORDERS),
+    }  # fmt: skip
+
+
+def threepsl_estimates(cell: Cell, alpha_v: float) -> tuple[float, float]:
+    """The adversary's (α_V, α_E) estimates for splitting the releases of the cell's pair.
+
+    ``secgraph-p`` (value p): the same nodes on both sides (α_V = 1, 3PSL's complete-overlap
+    case) and two independent p-samples of the edges, so α_E = p² / (2p − p²) = p / (2 − p)
+    (the kept BFS tree ignored); a ``pair_noise`` scheme (value α_E): (``alpha_v``, α_E);
+    any other scheme: (``alpha_v``, 1).  O(1).
+    """
+    if cell.scheme == "secgraph-p":
+        p = float(cell.value)
+        return 1.0, (p / (2.0 - p) if p > 0 else 0.0)
+    if SCHEMES[cell.scheme].pair_noise:
+        return alpha_v, float(cell.value)
+    return alpha_v, 1.0
+
+
+def run_threepsl(pair: Any, cell: Cell) -> Any:
+    """Sharad's seedless 3PSL (seed 004 §2.11, thesis §5.3.3) on ``pair``: the result.
+
+    One scorer, trained by splitting both releases as the learned attack does (same options
+    ``n_identical``, ``n_non_identical``, ``n_bins``, ``bin_width``, ``n_splits``,
+    ``n_jobs``, ``n_trees``, ``per_class``, ``min_degree``, same stream 4, so on a Sharad
+    pair it is the learned attack's scorer), serves all three phases — the setting that
+    works on ego-Facebook (docs/graph/threepsl.md: per-band forests never reach a useful
+    score).  3PSL's options (:func:`threepsl_options`): ``threepsl_thresholds`` ([30, 9,
+    5]), ``threepsl_cut`` (0.8: no ego-Facebook pair scores 0.95), ``threepsl_cs`` (0.2),
+    ``threepsl_order`` ("cs"); the α_E estimate is ``alpha_e`` when given (as for the
+    learned attack), else :func:`threepsl_estimates`'s.  Cost: the training, plus |P1| +
+    the CS rounds' pairs scored by the forest.
+    """
+    from privlab.graph.attacks.learned import train_scorer
+    from privlab.graph.attacks.threepsl import three_phase_attack
+
+    o = cell.options
+    t = threepsl_options(o)
+    alpha_v, alpha_e = threepsl_estimates(cell, t["alpha_v"])
+    clf_kw = {k: o[k] for k in ("n_trees", "per_class") if k in o}
+    scorer = train_scorer(
+        pair.aux, pair.san, alpha_v=alpha_v, alpha_e=float(o.get("alpha_e", alpha_e)),
+        n_bins=int(o.get("n_bins", 21)), bin_width=int(o.get("bin_width", 50)),
+        n_identical=int(o.get("n_identical", 25_000)),
+        n_non_identical=int(o.get("n_non_identical", 100_000)),
+        min_degree=int(o.get("min_degree", 5)), n_splits=int(o.get("n_splits", 1)),
+        n_jobs=int(o.get("n_jobs", 2)), seed=cell.sub_seed(4), **clf_kw,
+    ).bind(pair.aux, pair.san)  # fmt: skip
+    return three_phase_attack(
+        pair.aux, pair.san, [scorer] * 3, thresholds=t["thresholds"], score_cut=t["cut"],
+        cs_threshold=t["cs"], order=t["order"],
+    )  # fmt: skip
+
+
+def _threepsl(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    """3PSL on the cell's pair (:func:`attack_pair`), scored as Table 5.9 does (seed 004 §2.12).
+
+    correct = m_true over all mapped pairs, wrong = mapped − correct, coverage = correct /
+    all true pairs (Table 5.9: over all nodes, not only degree > t3), accuracy = correct /
+    mapped.  No seeds: every mapping is the attack's own.
+    """
+    pair = attack_pair(original, cell)
+    res = run_threepsl(pair, cell)
+    ev = res.evaluate(pair, min_degree=-1)
+    mapped, correct = int(res.n_mapped), int(ev.m_true_all)
+    return CellResult({
+        "threepsl_correct": float(correct), "threepsl_wrong": float(mapped - correct),
+        "threepsl_coverage": float(ev.coverage_all),
+        "threepsl_accuracy": float(correct / mapped) if mapped else 0.0,
+    })  # fmt: skip
+
+
 _SEEDED_LABELS = {
     "ns": "Narayanan–Shmatikov propagation (NS) from top-degree seeds",
     "kl": "Korula–Lattanzi reconciliation (KL) from top-degree seeds",
@@ -360,5 +459,8 @@ ATTACKS: dict[str, Attack] = {
         *(Attack(a, "graph", _seeded(a), tuple(f"{a}_{o}" for o in SEEDED_OUTPUTS), (),
                  _SEEDED_LABELS[a], needs_release=False, check=seeded_options)
           for a in SEEDED),
+        Attack("threepsl", "graph", _threepsl, tuple(f"threepsl_{o}" for o in SEEDED_OUTPUTS),
+               (), "Sharad's seedless 3PSL (one learned scorer, degree bands, cosine rounds)",
+               needs_release=False, check=threepsl_options),
     )
 }  # fmt: skip

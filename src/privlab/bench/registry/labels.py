@@ -25,6 +25,7 @@ def output_labels() -> dict[str, str]:
     for f in LEARNED_FP:
         labels[f"learned_tp_at_{100 * f:g}%"] = f"TP rate at {100 * f:g} % FP"
     labels.update({f"{a}_{o}": f"{a.upper()} {o}" for a in SEEDED for o in SEEDED_OUTPUTS})
+    labels.update({f"threepsl_{o}": f"3PSL {o}" for o in SEEDED_OUTPUTS})
     labels.update({
         "prosecutor_average": "average prosecutor risk", "prosecutor_highest":
         "highest prosecutor risk", "records_at_risk": "records at risk (> 20 %)",

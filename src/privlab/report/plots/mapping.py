@@ -22,6 +22,8 @@ from privlab.report.plots.figure import _axes, _legend, _style
 #: The outputs of a mapping attack ``a``: ``a_correct``, ``a_wrong`` and, optionally, ``a_coverage``
 #: and ``a_accuracy``.
 MAPPING_SUFFIXES = ("_correct", "_wrong", "_coverage", "_accuracy")
+#: Bar labels that are not the prefix in capitals.
+ATTACK_NAMES = {"threepsl": "3PSL"}
 
 
 def mapping_families(metrics: Sequence[str]) -> list[str]:
@@ -63,7 +65,7 @@ def correct_wrong_bars(
         err: Any = sds[:, k] if sds[:, k].any() else None
         ax.bar(x + (k - 0.5) * w, means[:, k], w, yerr=err, capsize=3, color=color,
                label=label)  # fmt: skip
-    ax.set_xticks(x, [a.upper() for a in names])
+    ax.set_xticks(x, [ATTACK_NAMES.get(a, a.upper()) for a in names])
     _style(ax, "attack", y_label, title)
     _legend(ax)
     return fig
