@@ -437,7 +437,7 @@ def subgraph(
     mode: str = typer.Option(
         "tree", "--mode", help="tree: the adversary knows the tree expansion (Hay et al.'s "
         "experiments); graph: he recognizes people reached twice, so the explored subgraph "
-        "itself must embed injectively (seed 002 L336-349).",
+        "itself must embed injectively (Hay et al., the graph version of the query).",
     ),
     seed: int = typer.Option(0, "--seed", min=0, help="Orders the exploration; draws targets."),
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
