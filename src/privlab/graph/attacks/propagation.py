@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError, InputError
-from privlab.graph.attacks.seeded import MappingScores, score_mapping
+from privlab.graph.attacks.seeded import MappingScores, prepare, score_mapping, truth_array
 from privlab.graph.core import Graph, as_graph
 from privlab.progress import ProgressFn
 from privlab.validate import check_choice, check_int
@@ -112,7 +112,7 @@ class SeedDiscovery:
     seconds: float
 
     def correct(self, truth: Any) -> int:
-        t = _truth_array(truth, int(self.pairs[:, 0].max(initial=-1)) + 1, None)
+        t = truth_array(truth, int(self.pairs[:, 0].max(initial=-1)) + 1, None)
         return int((t[self.pairs[:, 0]] == self.pairs[:, 1]).sum())
 
     def to_dict(self) -> dict[str, Any]:
@@ -450,7 +450,7 @@ def top_degree_seeds(g1: Graph, truth: Any, k: int = 50) -> np.ndarray:
     """SecGraph's seeds: the k highest-degree nodes of G1 that have a true counterpart,
     paired with it (ties by lower id).  (k × 2) int64.  O(n log n)."""
     g1 = as_graph(g1, "g1")
-    t = _truth_array(truth, g1.n_nodes, None)
+    t = truth_array(truth, g1.n_nodes, None)
     if isinstance(k, bool) or int(k) != k or k < 1:
         raise ConfigError(f"k = {k!r}: give the number of seeds, an integer ≥ 1")
     cand = np.flatnonzero(t >= 0)
@@ -592,63 +592,14 @@ def _check_graphs(g1: Any, g2: Any) -> tuple[Graph, Graph]:
 
 
 def _validate(g1, g2, seeds, theta, truth):
-    g1, g2 = _check_graphs(g1, g2)
+    g1, g2, s, tr = prepare(g1, g2, seeds, truth, "propagation")
     try:
         th = float(theta)
     except (TypeError, ValueError):
         raise ConfigError(f"theta = {theta!r}: give a number ≥ 0") from None
     if isinstance(theta, bool) or not math.isfinite(th) or th < 0:
         raise ConfigError(f"theta = {theta!r}: the eccentricity threshold must be a number ≥ 0")
-    s = _seed_pairs(seeds, g1.n_nodes, g2.n_nodes)
-    tr = None if truth is None else _truth_array(truth, g1.n_nodes, g2.n_nodes)
     return g1, g2, th, s, tr
-
-
-def _seed_pairs(seeds: Any, n1: int, n2: int) -> np.ndarray:
-    if isinstance(seeds, dict):
-        seeds = list(seeds.items())
-    try:
-        raw = np.asarray(seeds)
-        s = raw.astype(np.int64)
-    except (TypeError, ValueError):
-        raise InputError("seeds: give (G1 node, G2 node) pairs as integers") from None
-    if raw.dtype.kind not in "iu" and (raw.dtype.kind != "f" or not np.array_equal(s, raw)):
-        raise InputError("seeds: give (G1 node, G2 node) pairs as integers")
-    if s.size == 0:
-        raise InputError("seeds: none given; propagation needs at least one seed pair")
-    if s.ndim != 2 or s.shape[1] != 2:
-        raise InputError(f"seeds: shape {s.shape}; give a (k × 2) array of (G1, G2) pairs")
-    for col, n, name in ((0, n1, "G1"), (1, n2, "G2")):
-        bad = np.flatnonzero((s[:, col] < 0) | (s[:, col] >= n))
-        if bad.size:
-            i = int(bad[0])
-            raise InputError(
-                f"seed {i} = {tuple(s[i].tolist())} names node {s[i, col]}, unknown in "
-                f"{name} (nodes 0..{n - 1})"
-            )
-        uniq, counts = np.unique(s[:, col], return_counts=True)
-        if (counts > 1).any():
-            v = int(uniq[counts > 1][0])
-            raise InputError(f"seeds: {name} node {v} appears in more than one seed pair")
-    return s
-
-
-def _truth_array(truth: Any, n1: int, n2: int | None) -> np.ndarray:
-    if hasattr(truth, "truth_array"):
-        t = np.asarray(truth.truth_array(), dtype=np.int64)
-    else:
-        t = np.asarray(truth, dtype=np.int64)
-        if t.ndim == 2 and t.shape[1] == 2:
-            pairs = t
-            t = np.full(max(n1, int(pairs[:, 0].max(initial=-1)) + 1), -1, dtype=np.int64)
-            t[pairs[:, 0]] = pairs[:, 1]
-    if t.ndim != 1 or t.size < n1:
-        raise InputError(
-            f"truth: give a length-{n1} array (−1 for no counterpart) or (k × 2) true pairs"
-        )
-    if n2 is not None and t.size and t.max() >= n2:
-        raise InputError(f"truth names node {int(t.max())}, unknown in G2 (nodes 0..{n2 - 1})")
-    return t[:n1]
 
 
 def _result(mapping, seeds, theta, passes, seconds, method, scored, truth) -> PropagationResult:

@@ -8,8 +8,7 @@ one-to-one partial mapping of G1 into G2.  They are scored exactly as
 :class:`~privlab.graph.attacks.propagation.PropagationResult` is: ``mapped``/``correct``
 count the seeds too (SecGraph's "r/size" line), ``accuracy`` = correct / mapped,
 ``coverage`` = correct / number of true pairs (seed 004 §2.12).  The checks on seeds and
-truth are propagation's (:func:`~privlab.graph.attacks.propagation._seed_pairs`,
-:func:`~privlab.graph.attacks.propagation._truth_array`).
+truth (:func:`seed_pairs`, :func:`truth_array`) are shared with propagation.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from privlab.errors import InputError
 from privlab.graph.core import Graph, as_graph
 
 
@@ -116,12 +116,10 @@ def prepare(
     g1: Any, g2: Any, seeds: Any, truth: Any, what: str
 ) -> tuple[Graph, Graph, np.ndarray, np.ndarray | None]:
     """Both graphs (undirected), the (k × 2) seed pairs and the truth array (or None)."""
-    from privlab.graph.attacks.propagation import _seed_pairs, _truth_array
-
     g1 = as_graph(g1, f"{what} (g1)", undirected=True)
     g2 = as_graph(g2, f"{what} (g2)", undirected=True)
-    s = _seed_pairs(seeds, g1.n_nodes, g2.n_nodes)
-    tr = None if truth is None else _truth_array(truth, g1.n_nodes, g2.n_nodes)
+    s = seed_pairs(seeds, g1.n_nodes, g2.n_nodes)
+    tr = None if truth is None else truth_array(truth, g1.n_nodes, g2.n_nodes)
     return g1, g2, s, tr
 
 
@@ -139,6 +137,57 @@ def result(
     return MatchingResult(
         mapping, seeds, method, rounds, seconds, parameters, correct, new_correct, n_true
     )
+
+
+def seed_pairs(seeds: Any, n1: int, n2: int) -> np.ndarray:
+    """The (k × 2) int64 seed pairs (G1 node, G2 node), checked: integers, known nodes, no
+    node in two pairs.  ``seeds``: an array, a list of pairs or a dict.  O(k log k)."""
+    if isinstance(seeds, dict):
+        seeds = list(seeds.items())
+    try:
+        raw = np.asarray(seeds)
+        s = raw.astype(np.int64)
+    except (TypeError, ValueError):
+        raise InputError("seeds: give (G1 node, G2 node) pairs as integers") from None
+    if raw.dtype.kind not in "iu" and (raw.dtype.kind != "f" or not np.array_equal(s, raw)):
+        raise InputError("seeds: give (G1 node, G2 node) pairs as integers")
+    if s.size == 0:
+        raise InputError("seeds: none given; the attack needs at least one seed pair")
+    if s.ndim != 2 or s.shape[1] != 2:
+        raise InputError(f"seeds: shape {s.shape}; give a (k × 2) array of (G1, G2) pairs")
+    for col, n, name in ((0, n1, "G1"), (1, n2, "G2")):
+        bad = np.flatnonzero((s[:, col] < 0) | (s[:, col] >= n))
+        if bad.size:
+            i = int(bad[0])
+            raise InputError(
+                f"seed {i} = {tuple(s[i].tolist())} names node {s[i, col]}, unknown in "
+                f"{name} (nodes 0..{n - 1})"
+            )
+        uniq, counts = np.unique(s[:, col], return_counts=True)
+        if (counts > 1).any():
+            v = int(uniq[counts > 1][0])
+            raise InputError(f"seeds: {name} node {v} appears in more than one seed pair")
+    return s
+
+
+def truth_array(truth: Any, n1: int, n2: int | None) -> np.ndarray:
+    """The true G2 node of every G1 node (−1: none) from an array, (k × 2) pairs or an
+    object with ``truth_array()``; checked against the node counts.  O(n1 + k)."""
+    if hasattr(truth, "truth_array"):
+        t = np.asarray(truth.truth_array(), dtype=np.int64)
+    else:
+        t = np.asarray(truth, dtype=np.int64)
+        if t.ndim == 2 and t.shape[1] == 2:
+            pairs = t
+            t = np.full(max(n1, int(pairs[:, 0].max(initial=-1)) + 1), -1, dtype=np.int64)
+            t[pairs[:, 0]] = pairs[:, 1]
+    if t.ndim != 1 or t.size < n1:
+        raise InputError(
+            f"truth: give a length-{n1} array (−1 for no counterpart) or (k × 2) true pairs"
+        )
+    if n2 is not None and t.size and t.max() >= n2:
+        raise InputError(f"truth names node {int(t.max())}, unknown in G2 (nodes 0..{n2 - 1})")
+    return t[:n1]
 
 
 def initial_maps(n1: int, n2: int, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -164,4 +213,6 @@ __all__ = [
     "prepare",
     "result",
     "score_mapping",
+    "seed_pairs",
+    "truth_array",
 ]
