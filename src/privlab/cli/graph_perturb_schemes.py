@@ -53,13 +53,10 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
 
 def refuse_foreign(scheme: str, opts: dict[str, Any]) -> None:
     """Before the graph is read: ConfigError if an option of these schemes is given to a
-    scheme that ignores it, or if one of these schemes lacks a required option."""
+    scheme that ignores it.  (A missing required option is the runner's to report, as for
+    every scheme.)"""
     for key, (flag, takers) in OPTIONS.items():
         if opts.get(key) is not None and scheme not in takers:
             raise ConfigError(
                 f"{flag} goes with --scheme {' or '.join(sorted(takers))}, not {scheme}; drop it"
             )
-    if scheme in ("spctr-ad", "spctr-sw") and opts.get("fraction") is None:
-        raise ConfigError(f"--scheme {scheme} needs --fraction")
-    if scheme == "randwalk" and opts.get("walk_length") is None:
-        raise ConfigError("--scheme randwalk needs --walk-length (t ≥ 1; 1 changes nothing)")

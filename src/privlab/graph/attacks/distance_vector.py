@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from privlab.errors import ConfigError
 from privlab.graph.attacks.seeded import MatchingResult, by_degree, initial_maps, prepare, result
 from privlab.graph.core import Graph
 from privlab.progress import ProgressFn
@@ -69,8 +70,6 @@ def distance_vector(
     b = check_int(block, "block", 1, "the nodes per side of one assignment, SecGraph's -bSize")
     k = check_int(keep, "keep", 1, "the pairs matched per block, SecGraph's -nKeep")
     if k > b:
-        from privlab.errors import ConfigError
-
         raise ConfigError(f"keep = {k} is more than block = {b}; give keep ≤ block")
     check_choice(mode, "mode", MODES)
     g1, g2, s, tr = prepare(g1, g2, seeds, truth, "distance vector")
