@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-import polars as pl
 import typer
 from rich.table import Table
 
@@ -343,6 +342,8 @@ def anonymize(
     if mapping is None or secret is None:
         write_graph(released_graph, output, header=header)
     else:
+        import polars as pl
+
         from privlab.io.atomic import atomic_paths
         from privlab.io.delimited import write_table
 

@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import polars as pl
 import typer
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
@@ -138,7 +137,7 @@ def write_pair_dir(
 ) -> dict[str, Any]:
     """Write a :class:`~privlab.graph.pairs.GraphPair` as a pair folder; return pair.json."""
     from privlab.io.atomic import write_text_atomic
-    from privlab.io.delimited import write_table
+    from privlab.io.id_pairs import write_pairs
 
     check_pair_output(folder, force, [source])
     summary = {
@@ -155,8 +154,7 @@ def write_pair_dir(
                 f"of {source.name}, nodes 0..{g.n_nodes - 1}"
             )
             write_graph(Graph(g.indptr, g.indices, False), tmp / f"{side}.txt", header=header)
-        write_table(pl.DataFrame({"aux": made.truth_aux, "san": made.truth_san}),
-                    tmp / "truth.csv")  # fmt: skip
+        write_pairs(np.stack([made.truth_aux, made.truth_san], axis=1), tmp / "truth.csv")
         write_text_atomic(tmp / "pair.json", strict_json.dumps(summary) + "\n")
     return {**summary, "output": str(folder)}
 
@@ -236,28 +234,18 @@ def read_id_pairs(path: Path, n_aux: int, n_san: int, *, empty: str | None = Non
 
     ``empty="truth"``: a header-only file means the graphs share no node (its own error).
     """
-    from privlab.io.delimited import read_table
+    from privlab.io.id_pairs import read_plain_pairs
 
     if empty == "truth" and _data_lines(path) == 0:
         raise InputError(
             f"{path}: no pairs — the two graphs have no common node, so there is no one to "
             "re-identify; sample the pair again with a larger --alpha-v"
         )
-    frame = read_table(path, expected_columns=["aux", "san"])
-    for col in ("aux", "san"):
-        if col not in frame.columns:
-            raise InputError(f"{path}, line 1: no column {col!r}; the header must be aux,san")
+    plain = read_plain_pairs(path, ("aux", "san"))
+    columns = _id_columns(path) if plain is None else {"aux": plain[:, 0], "san": plain[:, 1]}
     cols = []
     for col, n, graph in (("aux", n_aux, "aux.txt"), ("san", n_san, "san.txt")):
-        raw = frame[col].str.strip_chars()
-        ids = raw.cast(pl.Int64, strict=False)
-        bad = ids.is_null()
-        if bad.any():
-            i = int(bad.arg_max())
-            raise InputError(
-                f"{path}, line {i + 2}, column {col!r}: {raw[i]!r} is not a node id (an integer)"
-            )
-        v = ids.to_numpy()
+        v = columns[col]
         out = np.flatnonzero((v < 0) | (v >= n))
         if out.size:
             i = int(out[0])
@@ -273,6 +261,31 @@ def read_id_pairs(path: Path, n_aux: int, n_san: int, *, empty: str | None = Non
             )
         cols.append(v.astype(np.int64))
     return np.stack(cols, axis=1)
+
+
+def _id_columns(path: Path) -> dict[str, np.ndarray]:
+    """The aux and san columns of any CSV the table reader takes, as int64; InputError
+    naming the line and column of a cell that is not an integer."""
+    import polars as pl
+
+    from privlab.io.delimited import read_table
+
+    frame = read_table(path, expected_columns=["aux", "san"])
+    for col in ("aux", "san"):
+        if col not in frame.columns:
+            raise InputError(f"{path}, line 1: no column {col!r}; the header must be aux,san")
+    columns = {}
+    for col in ("aux", "san"):
+        raw = frame[col].str.strip_chars()
+        ids = raw.cast(pl.Int64, strict=False)
+        bad = ids.is_null()
+        if bad.any():
+            i = int(bad.arg_max())
+            raise InputError(
+                f"{path}, line {i + 2}, column {col!r}: {raw[i]!r} is not a node id (an integer)"
+            )
+        columns[col] = ids.to_numpy()
+    return columns
 
 
 def _data_lines(path: Path) -> int:
@@ -655,9 +668,9 @@ def write_mapping(pairs: np.ndarray, output: Path | None, payload: dict[str, Any
     """With ``-o``: the (aux, san) pairs as CSV aux,san, and its name in the payload."""
     if output is None:
         return
-    from privlab.io.delimited import write_table
+    from privlab.io.id_pairs import write_pairs
 
-    write_table(pl.DataFrame({"aux": pairs[:, 0], "san": pairs[:, 1]}), output)
+    write_pairs(pairs, output)
     payload["output"] = str(output)
 
 

@@ -205,15 +205,77 @@ def node_labels(ids: list[Any]) -> np.ndarray:
 
 @dataclass
 class _Lines:
-    """The data lines of an edge list, by kind, with their line numbers."""
+    """The data lines of an edge list, by kind, with their line numbers.  ``ints``: every id
+    as int64 (sources, then targets, then singles) when the fast reader already knows them to
+    be plain decimal integers, else None."""
 
     sources: list[str]
     targets: list[str]
-    edge_at: list[int]
+    edge_at: list[int] | np.ndarray
     singles: list[str]
     single_at: list[int]
     extra_at: list[int]
     declared: tuple[int, int] | None  # (node count, line) from the header
+    ints: np.ndarray | None = None
+
+
+_WHITESPACE_BYTES = np.array([ord(c) for c in " \t\r"], dtype=np.uint8)
+_DIGITS_LIMIT = 18  # a plain decimal of at most 18 digits always fits an int64
+
+
+def _parse_fast(lines: list[str], text: str) -> _Lines | None:
+    """The common shape read without a Python loop over the lines: comment (``#``/``%``) or
+    blank lines first, then only lines of exactly two ids, ASCII, with no comment, separator,
+    blank or one-id line among them.  None for anything else (:func:`_parse` reads it, with
+    the same result).  Ids made of digits only, without a leading zero and of at most 18
+    digits, are returned as int64 (``ints``).  O(file size)."""
+    if not text.isascii():
+        return None
+    head = 0
+    while head < len(lines) and (not lines[head].strip() or lines[head].lstrip()[0] in "#%"):
+        head += 1
+    parts = text.split("\n", head)
+    if head == len(lines) or len(parts) != head + 1:
+        return None
+    body = parts[-1]
+    if any(c in body for c in "#%,;\x0b\x0c\x1c\x1d\x1e\x1f\x85"):
+        return None
+    data = np.frombuffer(body.encode("ascii"), dtype=np.uint8)
+    newline = data == ord("\n")
+    gap = newline | np.isin(data, _WHITESPACE_BYTES)
+    start = ~gap
+    start[1:] &= gap[:-1]
+    line_of = np.cumsum(newline)
+    n_lines = len(lines) - head
+    per_line = np.bincount(line_of[start], minlength=n_lines)
+    if per_line.size != n_lines or np.any(per_line != 2):
+        return None
+    tokens = body.split()
+    m = len(tokens) // 2
+    edge_at = np.arange(head + 1, head + 1 + m)
+    ints = None
+    digit = (data >= ord("0")) & (data <= ord("9"))
+    if np.array_equal(digit, ~gap):
+        first = np.flatnonzero(start)
+        end = np.flatnonzero(~gap & np.append(gap[1:], True))
+        lengths = end - first + 1
+        leading_zero = (data[first] == ord("0")) & (lengths > 1)
+        if lengths.max() <= _DIGITS_LIMIT and not leading_zero.any():
+            pairs = np.array(tokens, dtype=np.int64).reshape(m, 2)
+            ints = np.concatenate([pairs[:, 0], pairs[:, 1]])
+    declared = _declared(lines[:head])
+    return _Lines(tokens[0::2], tokens[1::2], edge_at, [], [], [], declared, ints)
+
+
+def _declared(header: list[str]) -> tuple[int, int] | None:
+    """The ``Nodes: N`` count of the comments before the first data line, with its line (the
+    last such comment, as :func:`_parse` reads it)."""
+    declared = None
+    for number, line in enumerate(header, start=1):
+        found = _NODE_COUNT.search(line.strip())
+        if found:
+            declared = int(found[1]), number
+    return declared
 
 
 def _parse(p: Path, lines: list[str], separators: bool) -> _Lines:
@@ -229,7 +291,10 @@ def _parse(p: Path, lines: list[str], separators: bool) -> _Lines:
                 out.declared = (int(found[1]), number)
             continue
         parts = stripped.split()
-        if separators and any(c in token for token in parts[:2] for c in _NOT_IN_IDS):
+        if (
+            separators and ("," in stripped or ";" in stripped)
+            and any(c in token for token in parts[:2] for c in _NOT_IN_IDS)
+        ):  # fmt: skip
             raise InputError(
                 f"{p}, line {number}: {stripped[:60]!r}: node ids are separated by tabs or "
                 "spaces and contain no ',' or ';' (a CSV file? replace its separators by tabs)"
@@ -263,6 +328,8 @@ def _header_row(tokens: np.ndarray, m: int, single_first: bool) -> bool:
 
 def _labels_and_codes(p: Path, lines: list[str], parsed: _Lines) -> tuple[np.ndarray, np.ndarray]:
     """Sorted labels and every token's code; InputError for a header row of words."""
+    if parsed.ints is not None:
+        return np.unique(parsed.ints, return_inverse=True)
     tokens = np.array(parsed.sources + parsed.targets + parsed.singles, dtype=str)
     ints = integer_ids(tokens)
     if ints is not None:
@@ -290,8 +357,8 @@ def read_edges(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeL
     except UnicodeDecodeError as exc:
         raise InputError(f"{p}: not UTF-8 text ({exc.reason})") from None
     lines = text.splitlines()
-    parsed = _parse(p, lines, any(c in text for c in _NOT_IN_IDS))
-    if not parsed.edge_at and not parsed.single_at:
+    parsed = _parse_fast(lines, text) or _parse(p, lines, any(c in text for c in _NOT_IN_IDS))
+    if not len(parsed.edge_at) and not parsed.single_at:
         raise InputError(f"{p}: no nodes or edges (only comments or blank lines)")
     labels, codes = _labels_and_codes(p, lines, parsed)
     declared, header_line = parsed.declared or (None, None)
@@ -325,7 +392,8 @@ def read_edges(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeL
 
 
 def _isolated(edges: np.ndarray, n: int) -> int:
-    return int(n - np.unique(edges).size)
+    """The nodes no edge touches.  O(n + m)."""
+    return int(n - np.count_nonzero(np.bincount(edges.ravel(), minlength=n)))
 
 
 def read_markup(path: str | os.PathLike[str], *, directed: bool = False) -> EdgeList:
