@@ -57,6 +57,7 @@ ENTRY_POINTS = (
     "graph attack kl", "graph attack dv", "graph attack yg", "graph attack learned",
     "graph attack obfuscation", "graph attack links", "graph attack group",
     "graph attack passive", "audit", "report", "bench", "demo", "graph generalize",
+    "graph attack errors",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -902,7 +903,29 @@ def cases() -> list[Case]:
         ("-o in a read-only folder", ["--rows", "200", "-o", "{d}/ro/demo"]),
         ("seed text", ["--seed", "x"]),
     ])  # fmt: skip
+    errs = ["graph", "attack", "errors", "{d}/pair"]
+    out += pair_cases("graph attack errors", [*errs, "{d}/pair/truth.csv"])
+    out += _options("graph attack errors", errs, [
+        ("no mapping", []), ("mapping missing", ["{d}/nope.csv"]),
+        ("mapping of unknown nodes", ["{d}/s.csv"]), ("mapping is a folder", ["{d}/mine"]),
+        ("mapping is an edge list", ["{d}/g.txt"]), ("mapping is a PDF", ["{d}/doc.pdf"]),
+        ("mapping with a node twice", ["{d}/twice.csv"]), ("mapping empty", ["{d}/empty.csv"]),
+        ("mapping with text ids", ["{d}/text.csv"]),
+        ("max-hops 0", ["{d}/pair/truth.csv", "--max-hops", "0"]),
+        ("max-hops text", ["{d}/pair/truth.csv", "--max-hops", "far"]),
+        ("seeds file missing", ["{d}/pair/truth.csv", "--seeds-file", "{d}/nope.csv"]),
+        ("seeds file of unknown nodes", ["{d}/pair/truth.csv", "--seeds-file", "{d}/s.csv"]),
+        ("-o is not an option", ["{d}/pair/truth.csv", "-o", "{d}/x.csv"]),
+    ])  # fmt: skip
     late = {
+        ("graph attack errors", "mapping of unknown nodes"): _write("s.csv", "aux,san\n999,1000\n"),
+        ("graph attack errors", "seeds file of unknown nodes"):
+            _write("s.csv", "aux,san\n999,1000\n"),
+        ("graph attack errors", "mapping is a PDF"): _write("doc.pdf", PDF),
+        ("graph attack errors", "mapping with a node twice"):
+            _write("twice.csv", "aux,san\n1,1\n1,2\n"),
+        ("graph attack errors", "mapping empty"): _write("empty.csv", ""),
+        ("graph attack errors", "mapping with text ids"): _write("text.csv", "aux,san\nann,bob\n"),
         **{(f"graph attack {name}", "seeds file of unknown nodes"):
            _write("s.csv", "aux,san\n999,1000\n") for name in ("propagate", *seeded_options)},
         ("demo", "-o in a read-only folder"): _read_only("ro"),

@@ -52,7 +52,8 @@ COMMANDS = [
     "--mapping secret_mapping.csv",
     "privlab graph utility social.txt social-release.txt --sample 500 --json",
     "privlab graph pair social.txt --alpha-v 0.5 --alpha-e 0.5 -o pair/",
-    "privlab graph attack propagate pair/ --seeds 50 --theta 0.1",
+    "privlab graph attack propagate pair/ --seeds 50 --theta 0.1 -o map.csv",
+    "privlab graph attack errors pair/ map.csv",
     "privlab graph attack learned pair/ --3psl --score-cut 0.8 --order cs",
     "privlab graph attack refine social.txt",
     "privlab audit social-release.txt --original social.txt --mapping secret_mapping.csv "

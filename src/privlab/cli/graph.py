@@ -505,6 +505,7 @@ def _sample_option(sample: str) -> int | str | None:
     raise ConfigError(f"--sample {sample!r}: give auto, all or a number of BFS sources ≥ 1")
 
 
+import privlab.cli.graph_mapping_errors  # noqa: E402  (registers errors)
 import privlab.cli.graph_privacy  # noqa: E402, F401  (registers obfuscation, links, group, passive)
 
 app.command("generalize")(generalize)
