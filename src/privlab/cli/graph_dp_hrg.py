@@ -44,15 +44,26 @@ SmallSubtrees = Annotated[
     typer.Option(
         "--small-subtrees",
         help="dp-hrg: keep (the paper: every internal node gets its own noisy probability) or "
-        "privhrg (the authors' program: small, noisy subtrees become one random block). "
-        "Default: keep.",
+        "privhrg (the authors' program: small, noisy subtrees become one random block) "
+        "(default: keep).",
     ),
 ]
 
 
+#: the other schemes' options, which dp-hrg would ignore
+IGNORED = {
+    "fraction": "--fraction", "k": "--k", "method": "--method", "max_degree": "--max-degree",
+    "threshold": "--threshold", "walk_length": "--walk-length", "tolerance": "--tolerance",
+}  # fmt: skip
+
+
 def refuse_foreign(scheme: str, opts: dict[str, Any]) -> None:
-    """ConfigError if a dp-hrg option is given to another scheme (before the graph is read)."""
+    """ConfigError, before the graph is read, if a dp-hrg option is given to another scheme
+    or another scheme's option to dp-hrg."""
     if scheme == "dp-hrg":
+        for key, flag in IGNORED.items():
+            if opts.get(key) is not None:
+                raise ConfigError(f"{flag} does not apply to --scheme dp-hrg; drop it")
         return
     for key, flag in OPTIONS.items():
         if opts.get(key) is not None:

@@ -600,13 +600,13 @@ def dp_hrg(
     only (flagged insecure).  The node count n is public.  O(steps·d̄·h + n log n + m + M).
     """
     eps = check_epsilon(epsilon)
-    share = check_number_in(hrg_share, "hrg_share", 0.0, 1.0, low_open=True,
-                            hint="the fraction of epsilon spent on the dendrogram")  # fmt: skip
-    if share >= 1.0:
-        raise ConfigError(
-            f"hrg_share = {hrg_share!r}: give a number in (0, 1) — the rest of epsilon noises "
-            "the edge counts"
-        )
+    hint = "the fraction of epsilon spent on the dendrogram; the rest noises the edge counts"
+    try:
+        share = check_number_in(hrg_share, "hrg_share", 0.0, 1.0, low_open=True)
+    except ConfigError:
+        share = math.nan
+    if not 0.0 < share < 1.0:
+        raise ConfigError(f"hrg_share = {hrg_share!r}: give a number in (0, 1) ({hint})")
     small_subtrees = check_choice(small_subtrees, "small_subtrees", ("keep", "privhrg"))
     g = as_graph(graph, "DP-HRG", undirected=True)
     n = g.n_nodes
