@@ -62,7 +62,10 @@ uniformly — the same law as N_r Bernoulli trials, in O(n + edges) instead of O
 range (``order``/``pos``) and indexes internal nodes by their split position (the gap
 between the last leaf of the left child and the first of the right), so e(s, k) is a count
 over the smaller range's adjacency, and re-pairing three adjacent blocks is at most one
-swap of two adjacent blocks (the smaller end with the middle) done with numpy slices.
+swap of two adjacent blocks (the smaller end with the middle).  The chain's state lives in
+Python lists, not numpy arrays: a step reads and writes a handful of single entries, which
+lists do about ten times faster (3.3x less CPU per step than the same chain on numpy arrays,
+measured on karate: 7.8 µs against 26 µs); the bulk passes (counts, noise, sampling) are numpy.
 
 Complexity: a chain step costs O(min(vol s, vol k) + |moved block|) — O(d̄·h) on typical
 dendrograms of height h; initial counts O(n log n + m) (range-minimum query over the split
@@ -214,28 +217,33 @@ class DendrogramChain:
         self.ch0 = [0] * m
         self.ch1 = [0] * m
         self.par = [-1] * m
-        self.lo = np.zeros(m, dtype=np.int64)
-        self.hi = np.zeros(m, dtype=np.int64)
-        self.gap_node = np.full(n + 1, -1, dtype=np.int64)
+        # Python lists: the chain reads and writes single entries, which lists do ~10x
+        # faster than numpy arrays
+        self.lo = [0] * m
+        self.hi = [0] * m
+        self.gap_node = [-1] * (n + 1)
+        self._adj = np.split(graph.indices, graph.indptr[1:-1])
+        self._adj = [a.tolist() for a in self._adj]
         if start is None:
-            order = rng.permutation(n).astype(np.int64)
+            order = rng.permutation(n).tolist()
             self._build_balanced(order)
         else:
             order = self._build_from(_check_dendrogram(start, n))
         self.order = order
-        self.pos = np.empty(n, dtype=np.int64)
-        self.pos[order] = np.arange(n)
+        self.pos = [0] * n
+        for i, v in enumerate(order):
+            self.pos[v] = i
         self.refresh()
         self.steps = 0
         self.accepted = 0
 
     # -- construction
-    def _build_balanced(self, order: np.ndarray) -> None:
+    def _build_balanced(self, order: list[int]) -> None:
         count = [0]
 
         def build(lo: int, hi: int, parent: int) -> int:
             if hi - lo == 1:
-                return ~int(order[lo])
+                return ~order[lo]
             r = count[0]
             count[0] += 1
             mid = (lo + hi) // 2
@@ -248,7 +256,7 @@ class DendrogramChain:
 
         build(0, self.n, -1)
 
-    def _build_from(self, d: Dendrogram) -> np.ndarray:
+    def _build_from(self, d: Dendrogram) -> list[int]:
         order: list[int] = []
         left, right = d.left.tolist(), d.right.tolist()
 
@@ -265,13 +273,13 @@ class DendrogramChain:
             self.hi[c] = len(order)
 
         walk(0, -1)
-        return np.array(order, dtype=np.int64)
+        return order
 
     def refresh(self) -> None:
         """Recompute every e_r and log L from scratch (range-minimum query).  O(n log n + m)."""
-        self.e = edge_counts(self._indptr, self._indices, self.pos, self.gap_node,
-                             self._depths()).tolist()  # fmt: skip
-        sizes = (self.hi - self.lo).tolist()
+        self.e = edge_counts(self._indptr, self._indices, np.asarray(self.pos),
+                             np.asarray(self.gap_node), self._depths()).tolist()  # fmt: skip
+        sizes = [h - lo for lo, h in zip(self.lo, self.hi, strict=True)]
         self.pairs = [self._pairs(r, sizes) for r in range(self.n - 1)]
         self.logl = [_f(e, p) for e, p in zip(self.e, self.pairs, strict=True)]
 
@@ -304,44 +312,40 @@ class DendrogramChain:
     # -- the move
     def _range(self, c: int) -> tuple[int, int]:
         if c >= 0:
-            return int(self.lo[c]), int(self.hi[c])
-        p = int(self.pos[~c])
+            return self.lo[c], self.hi[c]
+        p = self.pos[~c]
         return p, p + 1
 
     def _between(self, l1: int, h1: int, l2: int, h2: int) -> int:
         """Edges between leaf ranges [l1, h1) and [l2, h2): scan the smaller's adjacency."""
         if h1 - l1 > h2 - l2:
             l1, h1, l2, h2 = l2, h2, l1, h1
-        indptr, indices = self._indptr, self._indices
-        if h1 - l1 == 1:
-            v = int(self.order[l1])
-            nb = self.pos[indices[indptr[v] : indptr[v + 1]]]
-        else:
-            vs = self.order[l1:h1]
-            start = indptr[vs]
-            cnt = indptr[vs + 1] - start
-            total = int(cnt.sum())
-            if total == 0:
-                return 0
-            base = np.repeat(start - (np.cumsum(cnt) - cnt), cnt)
-            nb = self.pos[indices[base + np.arange(total)]]
-        return int(np.count_nonzero((nb >= l2) & (nb < h2)))
+        pos, adj = self.pos, self._adj
+        count = 0
+        for v in self.order[l1:h1]:
+            for w in adj[v]:
+                if l2 <= pos[w] < h2:
+                    count += 1
+        return count
 
     def _swap(self, p: int, q: int, r: int) -> None:
         """Blocks [p, q) and [q, r) change places (leaves, and internal nodes by split)."""
-        first = self.gap_node[p + 1 : q].copy()
-        second = self.gap_node[q + 1 : r].copy()
-        if first.size:
-            self.lo[first] += r - q
-            self.hi[first] += r - q
-        if second.size:
-            self.lo[second] -= q - p
-            self.hi[second] -= q - p
-        mid = p + (r - q)
-        self.gap_node[p + 1 : mid] = second
-        self.gap_node[mid + 1 : r] = first
-        self.order[p:r] = np.concatenate([self.order[q:r], self.order[p:q]])
-        self.pos[self.order[p:r]] = np.arange(p, r)
+        lo, hi, gap_node, order, pos = self.lo, self.hi, self.gap_node, self.order, self.pos
+        first = gap_node[p + 1 : q]
+        second = gap_node[q + 1 : r]
+        right, left = r - q, q - p
+        for node in first:
+            lo[node] += right
+            hi[node] += right
+        for node in second:
+            lo[node] -= left
+            hi[node] -= left
+        mid = p + right
+        gap_node[p + 1 : mid] = second
+        gap_node[mid + 1 : r] = first
+        order[p:r] = order[q:r] + order[p:q]
+        for i in range(p, r):
+            pos[order[i]] = i
 
     def run(self, steps: int) -> None:
         """``steps`` Metropolis steps."""
@@ -385,7 +389,7 @@ class DendrogramChain:
             ls, hs = self._range(s)
             lk, hk = self._range(k)
             lo_, ho = self._range(o)
-        lx = int(self.lo[x])
+        lx = self.lo[x]
         self.ch0[y], self.ch1[y] = s, k
         self.ch0[x], self.ch1[x] = y, o
         if s >= 0:
@@ -517,7 +521,7 @@ def _noisy_probabilities(
         return np.clip(noisy / pairs, 0.0, 1.0), 0
     # privHRG: top-down; a node with large relative noise and a small subtree becomes one
     # Erdős–Rényi block; its whole subtree gets the block's probability
-    size = (chain.hi - chain.lo).astype(np.int64)
+    size = np.asarray(chain.hi, dtype=np.int64) - np.asarray(chain.lo, dtype=np.int64)
     total = size * (size - 1) // 2
     collapse_here = (1.0 / (pairs * eps2) >= _PRIVHRG_SCALE) & (
         1.0 / (eps2 * total) >= _PRIVHRG_COMMUNITY_SCALE
@@ -554,6 +558,7 @@ def sample_hrg_graph(
     n = chain.n
     parts: list[np.ndarray] = []
     counts = rng.binomial(np.asarray(chain.pairs, dtype=np.int64), probabilities)
+    order = np.asarray(chain.order, dtype=np.int64)
     for r in np.flatnonzero(counts).tolist():
         c = int(counts[r])
         left, right = chain.ch0[r], chain.ch1[r]
@@ -562,8 +567,8 @@ def sample_hrg_graph(
         n_right = r1 - r0
         total = (l1 - l0) * n_right
         cells = _distinct(total, c, rng)
-        parts.append(np.stack([chain.order[l0 + cells // n_right],
-                               chain.order[r0 + cells % n_right]], axis=1))  # fmt: skip
+        parts.append(np.stack([order[l0 + cells // n_right],
+                               order[r0 + cells % n_right]], axis=1))  # fmt: skip
     edges = np.concatenate(parts) if parts else np.zeros((0, 2), dtype=np.int64)
     return Graph.from_edges(n, edges)
 
