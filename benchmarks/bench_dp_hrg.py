@@ -51,11 +51,11 @@ PRIVLAB_SCRIPT = r"""
 import json, resource, sys, time
 from privlab.graph.core import read_graph, write_graph
 from privlab.graph.anonymize.dp_hrg import dp_hrg
-path, eps, share, steps, seed, out = sys.argv[1:7]
+path, eps, share, steps, seed, out, small = sys.argv[1:8]
 g = read_graph(path).graph
 t = time.process_time()
 r = dp_hrg(g, float(eps), hrg_share=float(share), steps=None if steps == "default" else int(steps),
-           seed=int(seed))
+           seed=int(seed), small_subtrees=small)
 call = time.process_time() - t
 write_graph(r.graph, out)
 u = resource.getrusage(resource.RUSAGE_SELF)
@@ -74,12 +74,14 @@ def utility(original: Graph, release: Graph) -> dict[str, float]:
     }
 
 
-def run_privlab(path: Path, eps: float, share: float, steps: str, seed: int, work: Path) -> dict:
+def run_privlab(
+    path: Path, eps: float, share: float, steps: str, seed: int, work: Path, small: str
+) -> dict:
     out = work / f"privlab-{seed}.txt"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
     res = subprocess.run(
         [sys.executable, "-c", PRIVLAB_SCRIPT, str(path), str(eps), str(share), steps,
-         str(seed), str(out)],
+         str(seed), str(out), small],
         capture_output=True, text=True, env=env, check=True,
     )  # fmt: skip
     stats = json.loads(res.stdout.strip().splitlines()[-1])
@@ -143,14 +145,24 @@ def main() -> None:
     ap.add_argument("--hrg-share", type=float, default=0.5)
     ap.add_argument("--steps", default="default", help="privlab MCMC steps (default: its own)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument(
+        "--small-subtrees",
+        default="keep",
+        choices=("keep", "privhrg"),
+        help="privlab's rule for small subtrees (privHRG always collapses them)",
+    )
     ap.add_argument("--full-facebook", action="store_true")
     ap.add_argument("--only", help="one graph: karate, fb-ego0 or ego-Facebook")
+    ap.add_argument("--no-privhrg", action="store_true", help="privlab only")
     ap.add_argument("--json", help="also write the rows here")
     args = ap.parse_args()
     print(machine())
     eps1 = args.epsilon * args.hrg_share
     eps2 = args.epsilon - eps1
-    print(f"ε = {args.epsilon:g} (ε1 = {eps1:g} dendrogram, ε2 = {eps2:g} counts)")
+    print(
+        f"ε = {args.epsilon:g} (ε1 = {eps1:g} dendrogram, ε2 = {eps2:g} counts), privlab "
+        f"--small-subtrees {args.small_subtrees}"
+    )
     rows = []
     binary = Path(args.privhrg)
     with tempfile.TemporaryDirectory() as tmp:
@@ -164,14 +176,22 @@ def main() -> None:
             print(f"\n{name}: {g.n_nodes} nodes, {g.n_edges} edges, cc {base.cc:.3f}, "
                   f"cc1 {base.cc1:.3f}")  # fmt: skip
             tools = ["privlab"]
-            if binary.exists() and name != "ego-Facebook":
+            if binary.exists() and name != "ego-Facebook" and not args.no_privhrg:
                 tools.append("privHRG")
             for tool in tools:
                 runs = []
                 for rep in range(args.repeat):
                     t = time.perf_counter()
                     if tool == "privlab":
-                        r = run_privlab(path, args.epsilon, args.hrg_share, args.steps, rep, work)
+                        r = run_privlab(
+                            path,
+                            args.epsilon,
+                            args.hrg_share,
+                            args.steps,
+                            rep,
+                            work,
+                            args.small_subtrees,
+                        )
                     else:
                         r = run_privhrg(binary, g, name.replace("-", ""), eps1, eps2, work)
                     r["wall"] = time.perf_counter() - t
