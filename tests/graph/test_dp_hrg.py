@@ -123,6 +123,20 @@ def test_chain_log_likelihood_matches_the_definition():
         assert running == pytest.approx(chain.log_likelihood, abs=1e-9)
         tree = chain.dendrogram()
         assert chain.log_likelihood == pytest.approx(log_likelihood(graph, tree), abs=1e-9)
+        _assert_layout(chain)
+
+
+def _assert_layout(chain) -> None:
+    """Every subtree is a contiguous leaf range, its two children's ranges side by side, and
+    the gap between them indexes the node."""
+    assert sorted(chain.order) == list(range(chain.n))
+    assert all(chain.order[chain.pos[v]] == v for v in range(chain.n))
+    for r in range(chain.n - 1):
+        (a0, a1), (b0, b1) = sorted((chain._range(chain.ch0[r]), chain._range(chain.ch1[r])))
+        assert (a0, a1 == b0, b1) == (chain.lo[r], True, chain.hi[r])
+        assert chain.gap_node[b0] == r
+        for c in (chain.ch0[r], chain.ch1[r]):
+            assert c < 0 or chain.par[c] == r
 
 
 # ---------------------------------------------------------------------------- the chain
