@@ -617,6 +617,42 @@ def cases() -> list[Case]:
                    "-o", "{d}/o.txt"], setup=k4),
     ]  # fmt: skip
 
+    # ---- graph anonymize / pair --scheme dp-hrg
+    gh = ["graph", "anonymize", "{d}/g.txt", "-s", "dp-hrg", "-o", "{d}/o.txt"]
+    two = _write("two.txt", "0 1\n")
+    out += _options("graph anonymize", gh, [
+        ("dp-hrg without --epsilon", []),
+        ("dp-hrg epsilon 0", ["-e", "0"]), ("dp-hrg epsilon -1", ["-e", "-1"]),
+        ("dp-hrg epsilon nan", ["-e", "nan"]), ("dp-hrg epsilon inf", ["-e", "inf"]),
+        ("dp-hrg epsilon text", ["-e", "lots"]),
+        ("dp-hrg --hrg-share 0", ["-e", "1", "--hrg-share", "0"]),
+        ("dp-hrg --hrg-share 1 (nothing left for the counts)", ["-e", "1", "--hrg-share", "1"]),
+        ("dp-hrg --hrg-share 1.5", ["-e", "1", "--hrg-share", "1.5"]),
+        ("dp-hrg --hrg-share nan", ["-e", "1", "--hrg-share", "nan"]),
+        ("dp-hrg --mcmc-steps -1", ["-e", "1", "--mcmc-steps", "-1"]),
+        ("dp-hrg --mcmc-steps 2.5", ["-e", "1", "--mcmc-steps", "2.5"]),
+        ("dp-hrg --mcmc-steps text", ["-e", "1", "--mcmc-steps", "many"]),
+        ("dp-hrg unknown --small-subtrees", ["-e", "1", "--small-subtrees", "merge"]),
+        ("dp-hrg --directed", ["-e", "1", "--directed", "--mcmc-steps", "10"]),
+        ("dp-hrg with --max-degree", ["-e", "1", "--max-degree", "40"]),
+    ])  # fmt: skip
+    out += [
+        Case("graph anonymize", "--hrg-share with rsp", expect="--scheme dp-hrg",
+             argv=[*ga, "--hrg-share", "0.5", "-o", "{d}/o.txt"]),
+        Case("graph anonymize", "--mcmc-steps with dp-dk2", expect="--scheme dp-hrg",
+             argv=[*ga[:3], "-s", "dp-dk2", "-e", "1", "--max-degree", "40", "--mcmc-steps",
+                   "10", "-o", "{d}/o.txt"]),
+        Case("graph anonymize", "dp-hrg on a 2-node graph", expect="≥ 3 nodes", setup=two,
+             argv=["graph", "anonymize", "{d}/two.txt", "-s", "dp-hrg", "-e", "1", "-o",
+                   "{d}/o.txt"]),
+        Case("graph anonymize", "dp-hrg (valid)", ok=True,
+             argv=[*gh, "-e", "1", "--mcmc-steps", "500", "--seed", "1"]),
+        Case("graph pair", "--scheme dp-hrg without --epsilon", expect="needs --epsilon",
+             argv=[*gp_base, "-s", "dp-hrg", "-o", "{d}/p2"]),
+        Case("graph pair", "--hrg-share without a scheme", expect="--scheme dp-hrg",
+             argv=[*gp_base, "--hrg-share", "0.5", "-o", "{d}/p2"]),
+    ]  # fmt: skip
+
     # ---- graph generalize
     gg = ["graph", "generalize", "{d}/g.txt", "-k", "3", "--steps", "50"]
     out += _input_cases("graph generalize",

@@ -37,3 +37,8 @@ printf 'Main-Class: commandLine.commandLineMode\nClass-Path: %s\n' \
     "$(echo "$cp_jars" | tr ':' ' ')" > "$out/MANIFEST.MF"
 jar --create --file "$out/secgraph-cli.jar" --manifest "$out/MANIFEST.MF" -C "$out/classes" .
 echo "built $out/secgraph-cli.jar  (run: java -jar $out/secgraph-cli.jar -m d -a NS ...)"
+# privHRG (Xiao, Chen & Tan's C++ DP-HRG, called by SecGraph's -m a -a XiaoDP), if the source
+# tree has it: one g++ line (the authors' makefile is the same without -O2).
+if [ -f "$src/privHRG-master/src/main.cpp" ] && command -v g++ >/dev/null 2>&1; then
+    g++ -std=c++11 -O2 "$src/privHRG-master/src/main.cpp" -o "$out/privHRG" && echo "built $out/privHRG"
+fi

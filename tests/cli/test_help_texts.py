@@ -86,6 +86,8 @@ def test_every_option_states_its_default(path):
         ("table anonymize", "--gs", "0.5"),
         ("table permute", "--partition", "min-sum"),
         ("graph anonymize", "--method", "simultaneous-swap"),
+        ("graph anonymize", "--hrg-share", "0.5"),
+        ("graph anonymize", "--small-subtrees", "keep"),
         ("graph attack propagate", "--theta", "0.1"),
         ("graph attack learned", "--method", "forest"),
         ("graph attack learned", "--thresholds", "30,9,5"),

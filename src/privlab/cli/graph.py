@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from privlab.cli import graph_symmetry
+from privlab.cli import graph_dp_hrg, graph_symmetry
 from privlab.cli.common import (
     Quiet,
     comma_list,
@@ -116,11 +116,13 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
                      "isomorphic subgraphs (--k; --method as kautomorphism; removes the edges "
                      "between them, adds noise nodes and edges)"),
     **PERTURB_SCHEMES,
+    "dp-hrg": (graph_dp_hrg.run, "ε-edge-DP hierarchical random graph, Xiao–Chen–Tan (--epsilon, "
+               "the total; optional --hrg-share, --mcmc-steps, --small-subtrees)"),
 }
 
 #: Schemes whose release is differentially private: their output states no exact figure of
 #: the input graph unless --non-private-diagnostics asks for it.
-DP_SCHEMES = frozenset({"dp-dk2"})
+DP_SCHEMES = frozenset({"dp-dk2", "dp-hrg"})
 
 FOREIGN = {
     "fraction": "--fraction", "k": "--k", "epsilon": "--epsilon", "max_degree": "--max-degree",
@@ -199,7 +201,12 @@ Method = Annotated[
     ),
 ]
 Epsilon = Annotated[
-    float | None, typer.Option("--epsilon", "-e", help="ε for DP schemes (required by dp-dk2).")
+    float | None,
+    typer.Option(
+        "--epsilon", "-e",
+        help="ε for DP schemes (required by dp-dk2 and dp-hrg; for dp-hrg the total, split by "
+        "--hrg-share).",
+    ),
 ]
 MaxDegree = Annotated[
     int | None,
@@ -263,6 +270,9 @@ def anonymize(
     threshold: Threshold = None,
     walk_length: WalkLength = None,
     tolerance: Tolerance = None,
+    hrg_share: graph_dp_hrg.HrgShare = None,
+    mcmc_steps: graph_dp_hrg.McmcSteps = None,
+    small_subtrees: graph_dp_hrg.SmallSubtrees = None,
     seed: Seed = None,
     mapping: Path | None = typer.Option(
         None,
@@ -290,8 +300,10 @@ def anonymize(
             f"({', '.join(sorted(DP_SCHEMES))}); {name} prints its exact figures anyway"
         )
     opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold,
-                        walk_length=walk_length, tolerance=tolerance)  # fmt: skip
+                        walk_length=walk_length, tolerance=tolerance, hrg_share=hrg_share,
+                        mcmc_steps=mcmc_steps, small_subtrees=small_subtrees)  # fmt: skip
     refuse_foreign(name, opts)
+    graph_dp_hrg.refuse_foreign(name, opts)
     if mapping is not None and keep_ids:
         raise ConfigError("--mapping is the relabelling's secret; it cannot go with --keep-ids")
     if mapping is not None and is_stdout(output):
@@ -395,6 +407,9 @@ def pair(
     threshold: Threshold = None,
     walk_length: WalkLength = None,
     tolerance: Tolerance = None,
+    hrg_share: graph_dp_hrg.HrgShare = None,
+    mcmc_steps: graph_dp_hrg.McmcSteps = None,
+    small_subtrees: graph_dp_hrg.SmallSubtrees = None,
     secgraph: bool = typer.Option(
         False, "--secgraph", help="SecGraph's pair instead: two edge samples keeping a BFS "
         "tree, same node ids on both sides (--p).",
@@ -429,7 +444,8 @@ def pair(
         raise ConfigError("give --alpha-v and --alpha-e (the overlaps, in (0, 1]) or --secgraph")
     details: dict[str, Any] = {}
     opts = _scheme_opts(fraction, k, method, epsilon, max_degree, threshold,
-                        walk_length=walk_length, tolerance=tolerance)  # fmt: skip
+                        walk_length=walk_length, tolerance=tolerance, hrg_share=hrg_share,
+                        mcmc_steps=mcmc_steps, small_subtrees=small_subtrees)  # fmt: skip
     name = None if scheme is None else _resolve_scheme(scheme)[0]
     if name in graph_symmetry.NODE_ADDING_SCHEMES:
         raise ConfigError(
@@ -437,6 +453,7 @@ def pair(
             f"node set (anonymize with `graph anonymize --scheme {name}` instead)"
         )
     refuse_foreign(name or "no scheme", opts)
+    graph_dp_hrg.refuse_foreign(name or "no scheme", opts)
     read = read_input(input)
     with _scheme_progress(name, opts, f"sampling a pair from {read.graph!r}") as progress:
         scheme_fn = None
