@@ -101,12 +101,13 @@ def test_distance_table_detour_model():
     assert t[1, 1] > t[1, 2]
 
 
+def _pair(n: int, p: float, seed: int, alpha: float, variant: str):
+    g = Graph.from_networkx(nx.gnp_random_graph(n, p, seed=seed))
+    return sample_pair(g, alpha, 0.8, seed=seed), variant
+
+
 pairs = st.builds(
-    lambda n, p, seed, alpha, variant: (
-        sample_pair(Graph.from_networkx(nx.gnp_random_graph(n, p, seed=seed)), alpha, 0.8,
-                    seed=seed),  # fmt: skip
-        variant,
-    ),
+    _pair,
     st.integers(3, 40),
     st.floats(0.05, 0.5),
     st.integers(0, 10_000),
