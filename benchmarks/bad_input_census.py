@@ -56,7 +56,8 @@ ENTRY_POINTS = (
     "graph attack subgraph", "graph attack active", "graph attack propagate",
     "graph attack kl", "graph attack dv", "graph attack yg", "graph attack learned",
     "graph attack obfuscation", "graph attack links", "graph attack group",
-    "graph attack passive", "graph attack pfg", "audit", "report", "bench", "demo", "graph generalize",
+    "graph attack passive", "graph attack pfg", "audit", "report", "bench", "demo",
+    "graph generalize",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",

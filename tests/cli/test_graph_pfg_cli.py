@@ -3,22 +3,13 @@ variants, and bad input (exit 2, nothing written)."""
 
 from __future__ import annotations
 
-import networkx as nx
 import polars as pl
 import pytest
 
-from privlab.graph.core import Graph, write_graph
+from tests.cli import test_graph_seeded_cli as seeded
 from tests.cli.test_graph_attack_cli import _ok, _run
 
-
-@pytest.fixture(scope="module")
-def pair(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("pfg")
-    source = folder / "plc.txt"
-    write_graph(Graph.from_networkx(nx.powerlaw_cluster_graph(200, 4, 0.1, seed=1)), source)
-    out = folder / "pair"
-    summary = _ok("pair", source, "--alpha-v", 0.9, "--alpha-e", 0.9, "--seed", 1, "-o", out)
-    return out, summary
+pair = seeded.pair  # the same pair folder fixture (a power-law graph, 0.8 / 0.8)
 
 
 @pytest.mark.parametrize("variant", ["paper", "secgraph"])
