@@ -158,7 +158,7 @@ ATTACKS: tuple[AttackRow, ...] = (
     ),
     # seedless: the templates name no seeds file ({seeds_*} unused); no AttackTimer case
     AttackRow(
-        "pfg", "PFG Bayesian, seedless (paper's posterior, s = 0.9) vs SecGraph `Bayesian`",
+        "pfg", "PFG Bayesian, seedless (paper's model, s = 0.9) vs SecGraph `Bayesian`",
         "graph attack pfg {pair} --s 0.9", "privlab.graph.attacks.pfg:pfg",
         "-m d -a Bayesian -gA {gA} -gB {gB} -gO {out}", "",
         note="SecGraph's `Bayesian` is BayesianUsingCosSim: cosine similarity of (degree, "
