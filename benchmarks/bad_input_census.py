@@ -58,6 +58,7 @@ ENTRY_POINTS = (
     "graph attack obfuscation", "graph attack links", "graph attack group",
     "graph attack passive", "audit", "report", "bench", "demo", "graph generalize",
     "graph attack errors",
+    "graph attack pfg",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -829,6 +830,20 @@ def cases() -> list[Case]:
             ("-o - with --json", ["--seeds", "3", "-o", "-", "--json"]),
             *[(label, ["--seeds", "3", *extra]) for label, extra in own],
         ])  # fmt: skip
+    pfg = ["graph", "attack", "pfg", "{d}/pair"]  # seedless
+    out += pair_cases("graph attack pfg", [*pfg, "--s", "0.9"])
+    out += _options("graph attack pfg", pfg, [
+        ("s 0", ["--s", "0"]), ("s 1.5", ["--s", "1.5"]), ("s negative", ["--s", "-0.2"]),
+        ("s nan", ["--s", "nan"]), ("s text", ["--s", "high"]),
+        ("unknown variant", ["--variant", "cosine"]), ("variant empty", ["--variant", ""]),
+        ("unknown weight", ["--weight", "max"]), ("unknown landmarks", ["--landmarks", "all"]),
+        ("a seeds file (seedless)", ["--seeds-file", "{d}/s.csv"]),
+        ("--seeds (seedless)", ["--seeds", "5"]),
+        ("-o PAIR/truth.csv", ["-o", "{d}/pair/truth.csv"]),
+        ("-o the pair folder itself", ["-o", "{d}/pair"]),
+        ("-o a foreign folder", ["-o", "{d}/mine"]),
+        ("-o - with --json", ["-o", "-", "--json"]),
+    ])  # fmt: skip
     learned = ["graph", "attack", "learned", "{d}/pair", "--seed", "1"]
     out += pair_cases("graph attack learned", learned)
     out += _options("graph attack learned", learned, [

@@ -156,6 +156,30 @@ ATTACKS: tuple[AttackRow, ...] = (
         note="SecGraph matches a pair once it has MORE than nKeep marks (-nKeep 2 is r = 3), "
         "in an order drawn from an unseeded java.util.Random (each run differs)",
     ),
+    # seedless: the templates name no seeds file ({seeds_*} unused); no AttackTimer case
+    AttackRow(
+        "pfg", "PFG Bayesian, seedless (paper's model, s = 0.9) vs SecGraph `Bayesian`",
+        "graph attack pfg {pair} --s 0.9", "privlab.graph.attacks.pfg:pfg",
+        "-m d -a Bayesian -gA {gA} -gB {gB} -gO {out}", "",
+        note="SecGraph's `Bayesian` is BayesianUsingCosSim: cosine similarity of (degree, "
+        "distances to anchors), its anchors the assigned pairs of LOWEST score; no seeds",
+    ),
+    AttackRow(
+        "pfg-secgraph", "PFG, SecGraph's rule (--variant secgraph) vs SecGraph `Bayesian`",
+        "graph attack pfg {pair} --variant secgraph", "privlab.graph.attacks.pfg:pfg",
+        "-m d -a Bayesian -gA {gA} -gB {gB} -gO {out}", "",
+    ),
+    AttackRow(
+        "pfg-relabelled", "PFG Bayesian, seedless, G2 ids permuted",
+        "graph attack pfg {pair} --s 0.9", "privlab.graph.attacks.pfg:pfg",
+        "-m d -a Bayesian -gA {gA} -gB {gB} -gO {out}", "", relabelled=True,
+        note="degree ties fall by id on both sides: the permuted pair removes the id coincidence",
+    ),
+    AttackRow(
+        "pfg-secgraph-relabelled", "PFG, SecGraph's rule, G2 ids permuted",
+        "graph attack pfg {pair} --variant secgraph", "privlab.graph.attacks.pfg:pfg",
+        "-m d -a Bayesian -gA {gA} -gB {gB} -gO {out}", "", relabelled=True,
+    ),
 )
 # fmt: on
 

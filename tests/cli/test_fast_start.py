@@ -30,6 +30,7 @@ COMMAND_PATHS = [
     "graph attack kl", "graph attack dv", "graph attack yg",
     "graph attack obfuscation", "graph attack links", "graph attack group",
     "graph attack passive", "graph attack errors",
+    "graph attack pfg",
     "audit", "report", "bench", "demo",
     "graph generalize",
 ]  # fmt: skip

@@ -118,6 +118,7 @@ WITH_PROGRESS = [
     "report", "bench", "demo", "graph attack obfuscation", "graph attack links",
     "graph attack group", "graph attack passive", "graph attack kl", "graph attack dv",
     "graph attack yg", "graph attack errors",
+    "graph attack pfg",
 ]  # fmt: skip
 
 

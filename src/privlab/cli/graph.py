@@ -42,6 +42,7 @@ from privlab.cli.graph_attack import (
 from privlab.cli.graph_generalize import generalize
 from privlab.cli.graph_perturb_schemes import SCHEMES as PERTURB_SCHEMES
 from privlab.cli.graph_perturb_schemes import refuse_foreign
+from privlab.cli.graph_pfg import pfg as _pfg  # noqa: F401  (registers pfg)
 from privlab.cli.graph_seeded import kl as _kl  # noqa: F401  (registers kl, dv, yg)
 from privlab.errors import ConfigError
 from privlab.graph.core import Graph, read_graph, write_graph

@@ -128,10 +128,13 @@ def _one_blas_thread():
     return threadpool_limits(limits=1, user_api="blas")
 
 
-def seed_distances(g: Graph, landmarks: np.ndarray) -> np.ndarray:
+def seed_distances(
+    g: Graph, landmarks: np.ndarray, unreachable: int | None = None
+) -> np.ndarray:
     """(n × k) int64 hop distances from every node to each landmark; unreachable: the
-    largest finite distance + 1.  All k breadth-first searches at once, level by level
-    (one sparse × dense product per level): O(m·k·diameter) time, O(n·k) memory."""
+    largest finite distance + 1, or ``unreachable`` when given.  All k breadth-first
+    searches at once, level by level (one sparse × dense product per level):
+    O(m·k·diameter) time, O(n·k) memory."""
     a = g.to_scipy().tocsr().astype(np.float32)
     n, k = g.n_nodes, int(landmarks.size)
     dist = np.full((n, k), -1, dtype=np.int64)
@@ -147,7 +150,7 @@ def seed_distances(g: Graph, landmarks: np.ndarray) -> np.ndarray:
             break
         dist[reached] = level
         front = reached.astype(np.float32)
-    dist[dist < 0] = dist.max(initial=0) + 1
+    dist[dist < 0] = dist.max(initial=0) + 1 if unreachable is None else unreachable
     return dist
 
 
