@@ -45,9 +45,11 @@ saying so.  Method and results: docs/graph/secgraph-comparison.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -396,8 +398,10 @@ def timed(cmd: list[str], workdir: Path, tag: str, timeout: float, env: dict | N
         cmd = [TIME_BIN, "-f", "%M", "-o", str(rss), *cmd]
     with open(so, "wb") as out, open(se, "wb") as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=workdir)
-        killer = threading.Timer(timeout, proc.kill)
+        # its own process group, so a timeout kills the JVM too, not only GNU time above it
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=workdir,
+                                start_new_session=True)  # fmt: skip
+        killer = threading.Timer(timeout, lambda: _kill_group(proc.pid))
         killer.start()
         try:
             _, status, ru = os.wait4(proc.pid, 0)
@@ -411,6 +415,11 @@ def timed(cmd: list[str], workdir: Path, tag: str, timeout: float, env: dict | N
         if last.isdigit():
             peak = int(last) / 1024
     return Timed(wall, ru.ru_utime + ru.ru_stime, peak, proc.returncode, so, se)
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):  # it ended on its own meanwhile
+        os.killpg(pid, signal.SIGKILL)
 
 
 @dataclass
