@@ -548,6 +548,15 @@ def cases() -> list[Case]:
             ("ksymmetry --mapping with --keep-ids", ["--k", "2", "--keep-ids", "--mapping",
                                                      "{d}/m.csv"]),
         ]),
+        *_options("graph anonymize", ["graph", "anonymize", "{d}/g.txt", "-s", "union-split",
+                                      "-o", "{d}/o.txt"], [
+            ("union-split without k", []), ("union-split k 0", ["--k", "0"]),
+            ("union-split k text", ["--k", "ten"]),
+            ("union-split k above n", ["--k", "100000"]),
+            ("union-split unknown distance", ["--k", "2", "--method", "two-hop"]),
+            ("union-split --directed", ["--k", "2", "--directed"]),
+            ("union-split foreign --walk-length", ["--k", "2", "--walk-length", "2"]),
+        ]),
         *_options("graph anonymize", ["graph", "anonymize", "{d}/g.txt", "-s",
                                       "kautomorphism", "-o", "{d}/o.txt"], [
             ("kautomorphism without k", []), ("kautomorphism k 0", ["--k", "0"]),

@@ -17,7 +17,7 @@ import polars as pl
 import typer
 from rich.table import Table
 
-from privlab.cli import graph_symmetry
+from privlab.cli import graph_symmetry, graph_union_split
 from privlab.cli.common import (
     Quiet,
     comma_list,
@@ -117,6 +117,7 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
                      "isomorphic subgraphs (--k; --method as kautomorphism; removes the edges "
                      "between them, adds noise nodes and edges)"),
     **PERTURB_SCHEMES,
+    "union-split": (graph_union_split.union_split, graph_union_split.HELP),
 }
 
 #: Schemes whose release is differentially private: their output states no exact figure of
@@ -196,7 +197,8 @@ Method = Annotated[
     typer.Option(
         "--method",
         help="kdegree: simultaneous-swap, relaxed or supergraph (default: simultaneous-swap); "
-        "kautomorphism, kisomorphism: bfs, degree or random (default: bfs).",
+        "kautomorphism, kisomorphism: bfs, degree or random (default: bfs); union-split: "
+        "one-hop or zero-hop (default: one-hop).",
     ),
 ]
 Epsilon = Annotated[
