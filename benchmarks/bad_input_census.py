@@ -57,6 +57,7 @@ ENTRY_POINTS = (
     "graph attack kl", "graph attack dv", "graph attack yg", "graph attack learned",
     "graph attack obfuscation", "graph attack links", "graph attack group",
     "graph attack passive", "audit", "report", "bench", "demo", "graph generalize",
+    "graph attack cut",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -702,6 +703,15 @@ def cases() -> list[Case]:
                         table=False)  # fmt: skip
     out += _options("graph attack active", ["graph", "attack", "active", "{d}/g.txt"], [
         ("k 1", ["-k", "1"]), ("targets 0", ["--targets", "0"]), ("k huge", ["-k", "100000"]),
+    ])  # fmt: skip
+
+    out += _input_cases("graph attack cut", lambda p: ["graph", "attack", "cut", p],
+                        table=False)  # fmt: skip
+    out += _options("graph attack cut", ["graph", "attack", "cut", "{d}/g.txt"], [
+        ("k 1", ["-k", "1"]), ("targets 0", ["--targets", "0"]),
+        ("k huge", ["-k", "100000"]), ("k below targets", ["--targets", "5", "-k", "3"]),
+        ("targets above n", ["--targets", "100000"]), ("targets text", ["--targets", "few"]),
+        ("max-draws 0", ["--max-draws", "0"]), ("trials 0", ["--trials", "0"]),
     ])  # fmt: skip
 
     # ---- obfuscation, links, group (privlab.cli.graph_privacy)

@@ -29,7 +29,7 @@ COMMAND_PATHS = [
     "graph attack active", "graph attack propagate", "graph attack learned",
     "graph attack kl", "graph attack dv", "graph attack yg",
     "graph attack obfuscation", "graph attack links", "graph attack group",
-    "graph attack passive",
+    "graph attack passive", "graph attack cut",
     "audit", "report", "bench", "demo",
     "graph generalize",
 ]  # fmt: skip

@@ -46,22 +46,6 @@ def test_release_keeps_the_nodes_and_is_k_degree_anonymous(small_world, tmp_path
     assert "cluster_of" not in json.dumps(details)  # the clusters would undo the relabelling
 
 
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [(["-s", "union-split"], "needs --k"),
-     (["-s", "union-split", "--k", "0"], "k = 0"),
-     (["-s", "union-split", "--k", "1000"], "only 60 nodes"),
-     (["-s", "union-split", "--k", "3", "--method", "two-hop"], "one-hop"),
-     (["-s", "union-split", "--k", "3", "--walk-length", "2"], "--walk-length goes with")],
-)  # fmt: skip
-def test_option_errors_exit_2_and_write_nothing(small_world, tmp_path, args, message):
-    out = tmp_path / "out.txt"
-    result = run("graph", "anonymize", small_world, *args, "-o", out)
-    assert result.exit_code == 2, result.output
-    assert message in result.output and "Traceback" not in result.output
-    assert not out.exists()
-
-
 def test_pair_with_union_split(small_world, tmp_path):
     folder = tmp_path / "pair"
     args = ["--alpha-v", "0.9", "--alpha-e", "1", "-s", "union-split", "--k", "3"]

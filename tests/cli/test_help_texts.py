@@ -115,7 +115,7 @@ WITH_PROGRESS = [
     "graph attack active", "graph attack propagate", "graph attack learned", "audit",
     "report", "bench", "demo", "graph attack obfuscation", "graph attack links",
     "graph attack group", "graph attack passive", "graph attack kl", "graph attack dv",
-    "graph attack yg",
+    "graph attack yg", "graph attack cut",
 ]  # fmt: skip
 
 

@@ -139,6 +139,8 @@ CASES = [
     ("group", "graph attack group", lambda ex: [ex / "social.txt", ex / "rad.txt"], [], True),
     ("passive", "graph attack passive", lambda ex: [ex / "social.txt", "--seed", "1"], [],
      True),
+    ("cut", "graph attack cut", lambda ex: [ex / "social.txt", "--seed", "1"],
+     ["cut-based attack"], True),
     ("generalize", "graph generalize", lambda ex: [
         ex / "social.txt", "-k", "5", "-o", fresh(ex, "gen.json")], [], True),
     ("learned", "graph attack learned", lambda ex: [

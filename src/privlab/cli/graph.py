@@ -40,6 +40,7 @@ from privlab.cli.graph_attack import (
     read_input,
     write_pair_dir,
 )
+from privlab.cli.graph_cut_attack import cut as _cut  # noqa: F401  (registers attack cut)
 from privlab.cli.graph_generalize import generalize
 from privlab.cli.graph_perturb_schemes import SCHEMES as PERTURB_SCHEMES
 from privlab.cli.graph_perturb_schemes import refuse_foreign
