@@ -59,6 +59,7 @@ ENTRY_POINTS = (
     "graph attack passive", "audit", "report", "bench", "demo", "graph generalize",
     "graph attack errors",
     "graph attack pfg",
+    "graph attack cut",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -550,6 +551,15 @@ def cases() -> list[Case]:
             ("ksymmetry --mapping with --keep-ids", ["--k", "2", "--keep-ids", "--mapping",
                                                      "{d}/m.csv"]),
         ]),
+        *_options("graph anonymize", ["graph", "anonymize", "{d}/g.txt", "-s", "union-split",
+                                      "-o", "{d}/o.txt"], [
+            ("union-split without k", []), ("union-split k 0", ["--k", "0"]),
+            ("union-split k text", ["--k", "ten"]),
+            ("union-split k above n", ["--k", "100000"]),
+            ("union-split unknown distance", ["--k", "2", "--method", "two-hop"]),
+            ("union-split --directed", ["--k", "2", "--directed"]),
+            ("union-split foreign --walk-length", ["--k", "2", "--walk-length", "2"]),
+        ]),
         *_options("graph anonymize", ["graph", "anonymize", "{d}/g.txt", "-s",
                                       "kautomorphism", "-o", "{d}/o.txt"], [
             ("kautomorphism without k", []), ("kautomorphism k 0", ["--k", "0"]),
@@ -731,6 +741,15 @@ def cases() -> list[Case]:
                         table=False)  # fmt: skip
     out += _options("graph attack active", ["graph", "attack", "active", "{d}/g.txt"], [
         ("k 1", ["-k", "1"]), ("targets 0", ["--targets", "0"]), ("k huge", ["-k", "100000"]),
+    ])  # fmt: skip
+
+    out += _input_cases("graph attack cut", lambda p: ["graph", "attack", "cut", p],
+                        table=False)  # fmt: skip
+    out += _options("graph attack cut", ["graph", "attack", "cut", "{d}/g.txt"], [
+        ("k 1", ["-k", "1"]), ("targets 0", ["--targets", "0"]),
+        ("k huge", ["-k", "100000"]), ("k below targets", ["--targets", "5", "-k", "3"]),
+        ("targets above n", ["--targets", "100000"]), ("targets text", ["--targets", "few"]),
+        ("max-draws 0", ["--max-draws", "0"]), ("trials 0", ["--trials", "0"]),
     ])  # fmt: skip
 
     # ---- obfuscation, links, group (privlab.cli.graph_privacy)

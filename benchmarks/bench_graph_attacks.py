@@ -196,7 +196,7 @@ class SchemeRow:
     privlab_scheme: str
     privlab: str
     secgraph: str
-    check: str  # "edges", "switch", "kdegree", "ids"
+    check: str  # "edges", "switch", "kdegree", "cluster-degree", "ids"
     k: int = 0
     note: str = ""
 
@@ -249,6 +249,20 @@ SCHEMES: tuple[SchemeRow, ...] = (
         note="Mittal et al.: each edge (u, v) replaced by (u, z), z the end of a t − 1 step "
         "walk from v; SecGraph retries up to -rm times, continuing the walk from where it "
         "stopped instead of from v",
+    ),
+    SchemeRow(
+        "union",
+        "union-split clustering, k = 10",
+        "union-split",
+        "graph anonymize {input} -s union-split -k 10 --seed {seed} --keep-ids -o {out}",
+        "-m a -a union -gA {input} -gO {out} -k 10",
+        check="cluster-degree",
+        k=10,
+        note="Thompson & Yao: clusters of ≥ k nodes, each edited to one degree.  Neither tool "
+        "writes its clusters, so the release is checked here by what the definition implies: "
+        "every degree held by ≥ k nodes, no node added (privlab also checks the clusters "
+        "themselves before writing); SecGraph's matching leaves surplus edges in place and "
+        "wires unmatched stubs to a new node −1 (docs/graph/union-split.md)",
     ),
 )
 
@@ -731,7 +745,9 @@ class Bench:
         m["edges_added"] = len(after - before)
         d0, d1 = degrees(before), degrees(after)
         m["nodes_with_degree_changed"] = sum(1 for v in set(d0) | set(d1) if d0[v] != d1[v])
-        if row.check == "kdegree":
+        if row.check == "cluster-degree":
+            m["nodes_added"] = len(set(d1) - set(d0))
+        if row.check in ("kdegree", "cluster-degree"):
             classes = Counter(d1[v] for v in set(d0) | set(d1))
             m["smallest_degree_class"] = min(classes.values())
             m["nodes_in_classes_below_k"] = sum(c for c in classes.values() if c < row.k)

@@ -31,6 +31,7 @@ COMMAND_PATHS = [
     "graph attack obfuscation", "graph attack links", "graph attack group",
     "graph attack passive", "graph attack errors",
     "graph attack pfg",
+    "graph attack cut",
     "audit", "report", "bench", "demo",
     "graph generalize",
 ]  # fmt: skip

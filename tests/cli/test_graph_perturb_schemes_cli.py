@@ -70,7 +70,11 @@ def test_walk_length_one_releases_the_same_graph_up_to_relabelling(small_world, 
      (["-s", "randwalk", "--walk-length", "2", "--tolerance", "0.1"], "--tolerance goes with"),
      (["-s", "randwalk", "--walk-length", "0"], "walk_length = 0"),
      (["-s", "spctr-sw", "--fraction", "0.1", "--tolerance", "-1"], "tolerance = -1"),
-     (["-s", "spctr-ad", "--fraction", "1.5"], "fraction = 1.5")],
+     (["-s", "spctr-ad", "--fraction", "1.5"], "fraction = 1.5"),
+     (["-s", "union-split"], "needs --k"), (["-s", "union-split", "--k", "0"], "k = 0"),
+     (["-s", "union-split", "--k", "1000"], "only 80 nodes"),
+     (["-s", "union-split", "--k", "3", "--method", "two-hop"], "one-hop"),
+     (["-s", "union-split", "--k", "3", "--walk-length", "2"], "--walk-length goes with")],
 )  # fmt: skip
 def test_option_errors_exit_2_and_write_nothing(small_world, tmp_path, args, message):
     out = tmp_path / "out.txt"

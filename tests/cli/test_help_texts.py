@@ -119,6 +119,7 @@ WITH_PROGRESS = [
     "graph attack group", "graph attack passive", "graph attack kl", "graph attack dv",
     "graph attack yg", "graph attack errors",
     "graph attack pfg",
+    "graph attack cut",
 ]  # fmt: skip
 
 

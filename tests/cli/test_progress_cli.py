@@ -142,6 +142,8 @@ CASES = [
      True),
     ("errors", "graph attack errors", lambda ex: [ex / "pair", ex / "pair" / "truth.csv"],
      ["measuring distances"], True),
+    ("cut", "graph attack cut", lambda ex: [ex / "social.txt", "--seed", "1"],
+     ["cut-based attack"], True),
     ("generalize", "graph generalize", lambda ex: [
         ex / "social.txt", "-k", "5", "-o", fresh(ex, "gen.json")], [], True),
     ("learned", "graph attack learned", lambda ex: [

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from privlab.cli import graph_dp_hrg, graph_symmetry
+from privlab.cli import graph_dp_hrg, graph_symmetry, graph_union_split
 from privlab.cli.common import (
     Quiet,
     comma_list,
@@ -39,6 +39,7 @@ from privlab.cli.graph_attack import (
     read_input,
     write_pair_dir,
 )
+from privlab.cli.graph_cut_attack import cut as _cut  # noqa: F401  (registers attack cut)
 from privlab.cli.graph_generalize import generalize
 from privlab.cli.graph_perturb_schemes import SCHEMES as PERTURB_SCHEMES
 from privlab.cli.graph_perturb_schemes import refuse_foreign
@@ -119,6 +120,7 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
     **PERTURB_SCHEMES,
     "dp-hrg": (graph_dp_hrg.run, "ε-edge-DP hierarchical random graph, Xiao–Chen–Tan (--epsilon, "
                "the total; optional --hrg-share, --mcmc-steps, --small-subtrees)"),
+    "union-split": (graph_union_split.union_split, graph_union_split.HELP),
 }
 
 #: Schemes whose release is differentially private: their output states no exact figure of
@@ -198,7 +200,8 @@ Method = Annotated[
     typer.Option(
         "--method",
         help="kdegree: simultaneous-swap, relaxed or supergraph (default: simultaneous-swap); "
-        "kautomorphism, kisomorphism: bfs, degree or random (default: bfs).",
+        "kautomorphism, kisomorphism: bfs, degree or random (default: bfs); union-split: "
+        "one-hop or zero-hop (default: one-hop).",
     ),
 ]
 Epsilon = Annotated[

@@ -547,23 +547,26 @@ def active(
         for r in range(trials):
             status(f"active attack: run {r + 1}/{trials} …")
             runs.append(active_attack(graph, targets, k=k, seed=rng))
+    emit_sybil_runs(input, graph, runs, targets, seed, json_out, "active attack")
+
+
+def emit_sybil_runs(input: Path, graph: Graph, runs: list, targets: int, seed: Any,
+                    json_out: bool, what: str) -> None:  # fmt: skip
+    """The summary of active (sybil) attack runs — ``active`` and ``cut`` — as JSON or a table:
+    each run's ``to_dict()`` and the rates over runs."""
     statuses = Counter(run.status for run in runs)
+    k = runs[0].to_dict()["k"]
     payload = {
-        "input": str(input),
-        "nodes": graph.n_nodes,
-        "edges": graph.n_edges,
-        "k": runs[0].k,
-        "n_targets": targets,
-        "trials": trials,
+        "input": str(input), "nodes": graph.n_nodes, "edges": graph.n_edges, "k": k,
+        "n_targets": targets, "trials": len(runs),
         "success_rate": float(np.mean([run.success_rate for run in runs])),
-        "unique_rate": statuses["unique"] / trials,
+        "unique_rate": statuses["unique"] / len(runs),
         "sybils_exact_rate": float(np.mean([run.sybils_exact for run in runs])),
-        "statuses": dict(statuses),
-        "runs": [run.to_dict() for run in runs],
+        "statuses": dict(statuses), "runs": [run.to_dict() for run in runs],
         "insecure_seed": seed is not None,
-    }
+    }  # fmt: skip
     emit(payload, json_out, lambda p: _summary_table(
-        f"{p['input']}: active attack, k = {p['k']} sybils", p,
+        f"{p['input']}: {what}, k = {p['k']} sybils, {p['n_targets']} targets", p,
         ("nodes", "n_targets", "trials", "success_rate", "unique_rate", "sybils_exact_rate",
          "statuses")))  # fmt: skip
 
