@@ -17,7 +17,7 @@ import polars as pl
 import typer
 from rich.table import Table
 
-from privlab.cli import graph_symmetry
+from privlab.cli import graph_neighbourhood, graph_symmetry
 from privlab.cli.common import (
     Quiet,
     comma_list,
@@ -117,6 +117,7 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
                      "isomorphic subgraphs (--k; --method as kautomorphism; removes the edges "
                      "between them, adds noise nodes and edges)"),
     **PERTURB_SCHEMES,
+    graph_neighbourhood.NAME: (graph_neighbourhood.k_neighbourhood, graph_neighbourhood.HELP),
 }
 
 #: Schemes whose release is differentially private: their output states no exact figure of
@@ -143,6 +144,9 @@ def _scheme_progress(name: str | None, opts: dict[str, Any], what: str) -> Itera
         supergraph = (opts.get("method") or "").replace("-", "_") == "supergraph"
         unit = "probes" if supergraph else "edges in place"
         with progress_bar(f"{what}: k-degree anonymization", unit=unit) as progress:
+            yield progress
+    elif name == graph_neighbourhood.NAME:
+        with progress_bar(f"{what}: k-neighbourhood anonymity", unit="nodes grouped") as progress:
             yield progress
     else:
         with spinner(f"{what} …"):
