@@ -14,7 +14,8 @@ from privlab.graph.core import Graph
 NAME = "k-neighbourhood"
 HELP = (
     "1-neighbourhood anonymity, Zhou & Pei: every node's neighbourhood (its neighbours "
-    "and the ties among them) isomorphic to ≥ k−1 others', by greedy edge additions (--k)"
+    "and the ties among them) isomorphic to ≥ k−1 others', by greedy edge additions (--k; "
+    "optional --fraction: the most edges it may add, as a fraction of |E|, default 1)"
 )
 
 
@@ -25,5 +26,8 @@ def k_neighbourhood(graph: Graph, opts: dict[str, Any], seed: Any) -> tuple[Grap
 
     if opts.get("k") is None:
         raise ConfigError(f"--scheme {NAME} needs --k (every neighbourhood shared by ≥ k nodes)")
-    result = neighbourhood_anonymize(graph, opts["k"], progress=opts.get("progress"))
+    budget = 1.0 if opts.get("fraction") is None else opts["fraction"]
+    result = neighbourhood_anonymize(
+        graph, opts["k"], max_added=budget, progress=opts.get("progress")
+    )
     return result.graph, result.to_dict()
