@@ -490,6 +490,13 @@ def _pair_cost(pairs, nb1, nb2, extra: int) -> int:
 _PARTNERS = 8  # components of the other side tried per unmatched component
 
 
+def _best_partner(tries, nbs1, nbs2):
+    """The cheapest of the candidate component matchings (first on ties): (index, it)."""
+    costs = [_pair_cost(pairs, nbs1, nbs2, len(l1) + len(l2)) for pairs, l1, l2 in tries]
+    idx = costs.index(min(costs))
+    return idx, tries[idx]
+
+
 def _align(n1: int, e1: list[tuple[int, int]], n2: int, e2: list[tuple[int, int]]):
     """Alignment of two neighbourhoods (local indices; −1 = a vertex to add), paper §IV-B.2."""
     comps1, nb1 = _components(n1, e1)
@@ -523,19 +530,15 @@ def _align(n1: int, e1: list[tuple[int, int]], n2: int, e2: list[tuple[int, int]
     while rest1 and rest2:
         if len(rest1[0]) >= len(rest2[0]):
             c = rest1.pop(0)
-            tries = []
-            for idx, c2 in enumerate(rest2[:_PARTNERS]):
-                pairs, l1, l2 = _zip_components(c, c2, nb1, nb2)
-                tries.append((_pair_cost(pairs, nbs1, nbs2, len(l1) + len(l2)), idx, pairs, l1, l2))
-            _, idx, pairs, l1, l2 = min(tries, key=lambda t: (t[0], t[1]))
+            idx, (pairs, l1, l2) = _best_partner(
+                [_zip_components(c, c2, nb1, nb2) for c2 in rest2[:_PARTNERS]], nbs1, nbs2
+            )
             rest2.pop(idx)
         else:
             c2 = rest2.pop(0)
-            tries = []
-            for idx, c in enumerate(rest1[:_PARTNERS]):
-                pairs, l1, l2 = _zip_components(c, c2, nb1, nb2)
-                tries.append((_pair_cost(pairs, nbs1, nbs2, len(l1) + len(l2)), idx, pairs, l1, l2))
-            _, idx, pairs, l1, l2 = min(tries, key=lambda t: (t[0], t[1]))
+            idx, (pairs, l1, l2) = _best_partner(
+                [_zip_components(c, c2, nb1, nb2) for c in rest1[:_PARTNERS]], nbs1, nbs2
+            )
             rest1.pop(idx)
         for x, y in pairs:
             out1.append(x)
