@@ -612,7 +612,7 @@ def neighbourhood_anonymize(
         raise ConfigError(
             f"k = {k}: k-neighbourhood anonymity needed more than max_added = {max_added:g} × "
             f"{graph.n_edges:,} edges (added edges change other nodes' neighbourhoods, which "
-            f"must be re-matched in turn); choose a smaller k or raise max_added"
+            f"must be re-matched in turn); choose a smaller k or raise max_added (CLI: --fraction)"
         ) from None
     edges = graph.edges()
     added = np.asarray(sorted(st.added), dtype=np.int64).reshape(-1, 2)
