@@ -48,10 +48,18 @@ the neighbourhood)| ranks all of them and the exact greedy cost is computed for 
 neighbourhoods of a, b and of every common neighbour of a and b, possibly of nodes in groups
 already anonymized (and, inside a group, of members already matched).  The paper's greedy
 pass does not say how it restores those; here a group is re-matched until its members are
-isomorphic, and a finished group that an addition broke is dissolved and its members go
-back into the list.  Every re-match of a non-isomorphic pair adds at least one edge and edges
-are only added, so the procedure terminates (at worst at the complete graph, which is
-n-neighbourhood anonymous); the release is then verified (``verify=True``).
+isomorphic, and (``repair=True``) a finished group that an addition broke is re-matched with
+the same members until no group is broken.  Every re-match of a non-isomorphic pair adds at
+least one edge and edges are only added, so the procedure terminates (at worst at the
+complete graph, which is n-neighbourhood anonymous); the release is then verified
+(``verify=True``).  ``repair=False`` is the single greedy pass: its check may list violating
+nodes.  (3) Overlap: shared neighbours of the two nodes being matched are matched to
+themselves (and v to s when s ~ v) before the paper's component matching runs on the private
+parts; otherwise an edge added on one side also lands in the other neighbourhood and the pair
+never converges.  (4) ``max_added`` caps the added edges (fraction of |E|); past it a
+ConfigError is raised, never a partial release.  Measured: on ca-GrQc (k = 5) and
+ego-Facebook (k = 10) the ripple exceeds |E| added edges in the first groups, and small
+graphs (karate, Les Misérables) end near the complete graph — see the docs page.
 
 **Complexity.**  Per group: O(L · c(d)) for the shortlist of L = shortlist·(k − 1)
 candidates, c(d) the matching cost of neighbourhoods of size d (bliss per component plus
