@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from privlab.cli import graph_dp_hrg, graph_symmetry, graph_union_split
+from privlab.cli import graph_dp_hrg, graph_neighbourhood, graph_symmetry, graph_union_split
 from privlab.cli.common import (
     Quiet,
     comma_list,
@@ -121,6 +121,7 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
     "dp-hrg": (graph_dp_hrg.run, "ε-edge-DP hierarchical random graph, Xiao–Chen–Tan (--epsilon, "
                "the total; optional --hrg-share, --mcmc-steps, --small-subtrees)"),
     "union-split": (graph_union_split.union_split, graph_union_split.HELP),
+    graph_neighbourhood.NAME: (graph_neighbourhood.k_neighbourhood, graph_neighbourhood.HELP),
 }
 
 #: Schemes whose release is differentially private: their output states no exact figure of
@@ -147,6 +148,9 @@ def _scheme_progress(name: str | None, opts: dict[str, Any], what: str) -> Itera
         supergraph = (opts.get("method") or "").replace("-", "_") == "supergraph"
         unit = "probes" if supergraph else "edges in place"
         with progress_bar(f"{what}: k-degree anonymization", unit=unit) as progress:
+            yield progress
+    elif name == graph_neighbourhood.NAME:
+        with progress_bar(f"{what}: k-neighbourhood anonymity", unit="nodes grouped") as progress:
             yield progress
     else:
         with spinner(f"{what} …"):
