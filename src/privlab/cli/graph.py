@@ -41,6 +41,7 @@ from privlab.cli.graph_attack import (
     write_pair_dir,
 )
 from privlab.cli.graph_generalize import generalize
+from privlab.cli.graph_ji import jls_command as _jls  # noqa: F401  (registers jls, jlsb)
 from privlab.cli.graph_perturb_schemes import SCHEMES as PERTURB_SCHEMES
 from privlab.cli.graph_perturb_schemes import refuse_foreign
 from privlab.cli.graph_seeded import kl as _kl  # noqa: F401  (registers kl, dv, yg)
