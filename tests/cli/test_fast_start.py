@@ -32,6 +32,7 @@ COMMAND_PATHS = [
     "graph attack passive",
     "audit", "report", "bench", "demo",
     "graph generalize",
+    "graph attack jls", "graph attack jlsb",
 ]  # fmt: skip
 
 PROBE = """

@@ -112,7 +112,7 @@ def jls_command(
     variant: str = typer.Option(
         "adaptive",
         "--variant",
-        help="adaptive (ADA: 2-hop candidates, the variant Sharad's Table 5.9 ranks), isc "
+        help="adaptive (ADA: 2-hop candidates, the variant Sharad's thesis compares), isc "
         "(DA: all nodes), secgraph or secgraph-adaptive (what SecGraph's SJISC2014 / "
         "SJISCA2014 compute: no inherited similarity).",
     ),
