@@ -39,25 +39,25 @@ from privlab.cli.graph_attack import (
     attack_app,
     emit,
     read_pair_dir,
-    seeded_inputs,
     write_mapping,
 )
+from privlab.cli.graph_seeded import _SHOWN, _run
 from privlab.errors import InputError
 from privlab.io.outputs import Input, Output
 
-_SHOWN = ("mapped", "correct", "wrong", "true_pairs", "accuracy", "coverage", "rounds", "seconds")
-_BLOCK = "Nodes per side in one assignment (SecGraph's -bSize)."
-_KEEP = "Best pairs matched per block (SecGraph's -nKeep), ≤ --block."
-_MODE = "Where unmatched nodes go back: queue (end) or stack (front)."
+BLOCK_OPT = typer.Option(
+    100, "--block", min=1, help="Nodes per side in one assignment (SecGraph's -bSize)."
+)
+KEEP_OPT = typer.Option(
+    10, "--keep", min=1, help="Best pairs matched per block (SecGraph's -nKeep), ≤ --block."
+)
+MODE_OPT = typer.Option(
+    "queue", "--mode", help="Where unmatched nodes go back: queue (end) or stack (front)."
+)
 
 
-def _finish(title: str, pair_dir: Path, seeding: dict[str, Any], result: Any,
-            settings: tuple[str, ...], output: Path | None, json_out: bool) -> None:  # fmt: skip
-    payload = {"pair": str(pair_dir), "seeding": seeding, **result.to_dict()}
-    write_mapping(result.pairs(), output, payload)
-    emit(payload, json_out, lambda p: _summary_table(
-        f"{p['pair']}: {title} from {p['seeding']['seeds']} {p['seeding']['kind']} seeds",
-        p, (*settings, *_SHOWN)), summary_console(output))  # fmt: skip
+def _weight(default: float, flag: str, what: str) -> Any:
+    return typer.Option(default, flag, min=0.0, help=f"Weight of the {what} similarity.")
 
 
 def read_centrality(path: Path, n: int, graph: str) -> np.ndarray:
@@ -116,24 +116,14 @@ def jls_command(
         "(DA: all nodes), secgraph or secgraph-adaptive (what SecGraph's SJISC2014 / "
         "SJISCA2014 compute: no inherited similarity).",
     ),
-    block: int = typer.Option(100, "--block", min=1, help=_BLOCK),
-    keep: int = typer.Option(10, "--keep", min=1, help=_KEEP),
-    mode: str = typer.Option("queue", "--mode", help=_MODE),
-    distance_weight: float = typer.Option(
-        0.8, "--distance-weight", min=0.0, help="Weight of the seed-distance similarity."
+    block: int = BLOCK_OPT,
+    keep: int = KEEP_OPT,
+    mode: str = MODE_OPT,
+    distance_weight: float = _weight(0.8, "--distance-weight", "seed-distance"),
+    structure_weight: float = _weight(
+        0.1, "--structure-weight", "structural (closeness, betweenness, degree)"
     ),
-    structure_weight: float = typer.Option(
-        0.1,
-        "--structure-weight",
-        min=0.0,
-        help="Weight of the structural (closeness, betweenness, degree) similarity.",
-    ),
-    inherit_weight: float = typer.Option(
-        0.1,
-        "--inherit-weight",
-        min=0.0,
-        help="Weight of the similarity inherited from matched neighbours.",
-    ),
+    inherit_weight: float = _weight(0.1, "--inherit-weight", "inherited (matched neighbours)"),
     aux_centrality: Path | None = typer.Option(
         None,
         "--aux-centrality",
@@ -166,19 +156,18 @@ def jls_command(
         raise ConfigError("--aux-centrality and --san-centrality go together: give both or neither")
     guard_outputs([Output(output, "-o", stdout_ok=True)],
                   [Input(pair_dir, unit=True), aux_centrality, san_centrality])  # fmt: skip
-    pair, seed_pairs, seeding = seeded_inputs(pair_dir, seeds, seeds_file, discover, output,
-                                              json_out)  # fmt: skip
-    centrality = None
-    if aux_centrality is not None and san_centrality is not None:
-        centrality = (read_centrality(aux_centrality, pair.aux.n_nodes, "aux.txt"),
-                      read_centrality(san_centrality, pair.san.n_nodes, "san.txt"))  # fmt: skip
-    with progress_bar(f"JLS+ from {seed_pairs.shape[0]} seeds", "aux nodes mapped") as bar:
-        result = jls(pair.aux, pair.san, seed_pairs, variant=variant, block=block, keep=keep,
-                     mode=mode, distance_weight=distance_weight,
-                     structure_weight=structure_weight, inherit_weight=inherit_weight,
-                     centrality=centrality, truth=pair.truth_array(), progress=bar)  # fmt: skip
-    _finish("JLS+", pair_dir, seeding, result, ("variant", "block", "keep", "mode"), output,
-            json_out)  # fmt: skip
+
+    def attack(g1, g2, s, **kw):
+        centrality = None
+        if aux_centrality is not None and san_centrality is not None:
+            centrality = (read_centrality(aux_centrality, g1.n_nodes, "aux.txt"),
+                          read_centrality(san_centrality, g2.n_nodes, "san.txt"))  # fmt: skip
+        return jls(g1, g2, s, variant=variant, block=block, keep=keep, mode=mode,
+                   distance_weight=distance_weight, structure_weight=structure_weight,
+                   inherit_weight=inherit_weight, centrality=centrality, **kw)  # fmt: skip
+
+    _run("JLS+", attack, ("variant", "block", "keep", "mode"), pair_dir,
+         (seeds, seeds_file, discover), output, json_out)  # fmt: skip
 
 
 @attack_app.command("jlsb")
@@ -193,29 +182,17 @@ def jlsb_command(
     ),
     seeds_file: Path | None = SEEDS_FILE_OPT,
     discover: int | None = DISCOVER_OPT,
-    block: int = typer.Option(100, "--block", min=1, help=_BLOCK),
-    keep: int = typer.Option(10, "--keep", min=1, help=_KEEP),
-    mode: str = typer.Option("queue", "--mode", help=_MODE),
-    degree_weight: float = typer.Option(
-        0.1, "--degree-weight", min=0.0, help="Weight of the degree similarity."
-    ),
-    neighbour_weight: float = typer.Option(
-        0.1,
-        "--neighbour-weight",
-        min=0.0,
-        help="Weight of the similarity of the neighbours' degrees.",
-    ),
-    distance_weight: float = typer.Option(
-        0.8, "--distance-weight", min=0.0, help="Weight of the landmark-distance similarity."
-    ),
+    block: int = BLOCK_OPT,
+    keep: int = KEEP_OPT,
+    mode: str = MODE_OPT,
+    degree_weight: float = _weight(0.1, "--degree-weight", "degree"),
+    neighbour_weight: float = _weight(0.1, "--neighbour-weight", "neighbours' degrees"),
+    distance_weight: float = _weight(0.8, "--distance-weight", "landmark-distance"),
     neighbours: int = typer.Option(
         10, "--neighbours", min=1, help="Neighbour degrees compared (SecGraph's -nNei)."
     ),
     landmarks: int = typer.Option(
-        50,
-        "--landmarks",
-        min=1,
-        help="Without seeds: how many of the first matched pairs become landmarks.",
+        50, "--landmarks", min=1, help="Without seeds: the first matched pairs made landmarks."
     ),
     output: Path | None = MAPPING_OUT_OPT,
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
@@ -234,19 +211,25 @@ def jlsb_command(
     from privlab.validate import check_choice
 
     check_choice(mode, "--mode", MODES)
-    if seeds is None and seeds_file is None and discover is None:
-        guard_outputs([Output(output, "-o", stdout_ok=True)], [Input(pair_dir, unit=True)],
-                      json_out=json_out)  # fmt: skip
-        pair = read_pair_dir(pair_dir)
-        seed_pairs = np.zeros((0, 2), dtype=np.int64)
-        seeding: dict[str, Any] = {"kind": "no", "seeds": 0, "seeds_correct": 0}
-    else:
-        pair, seed_pairs, seeding = seeded_inputs(pair_dir, seeds, seeds_file, discover,
-                                                  output, json_out)  # fmt: skip
-    with progress_bar("JLSB", "aux nodes mapped") as bar:
-        result = jlsb(pair.aux, pair.san, seed_pairs, block=block, keep=keep, mode=mode,
-                      degree_weight=degree_weight, neighbour_weight=neighbour_weight,
-                      distance_weight=distance_weight, neighbours=neighbours,
-                      landmarks=landmarks, truth=pair.truth_array(), progress=bar)  # fmt: skip
-    _finish("JLSB", pair_dir, seeding, result, ("block", "keep", "mode", "landmarks"), output,
-            json_out)  # fmt: skip
+
+    def attack(g1, g2, s, **kw):
+        return jlsb(g1, g2, s, block=block, keep=keep, mode=mode, degree_weight=degree_weight,
+                    neighbour_weight=neighbour_weight, distance_weight=distance_weight,
+                    neighbours=neighbours, landmarks=landmarks, **kw)  # fmt: skip
+
+    settings = ("block", "keep", "mode", "landmarks")
+    if seeds is not None or seeds_file is not None or discover is not None:
+        _run("JLSB", attack, settings, pair_dir, (seeds, seeds_file, discover), output,
+             json_out)  # fmt: skip
+        return
+    guard_outputs([Output(output, "-o", stdout_ok=True)], [Input(pair_dir, unit=True)],
+                  json_out=json_out)  # fmt: skip
+    pair = read_pair_dir(pair_dir)
+    with progress_bar("JLSB without seeds", "aux nodes mapped") as bar:
+        result = attack(pair.aux, pair.san, None, truth=pair.truth_array(), progress=bar)
+    payload = {"pair": str(pair_dir), "seeding": {"kind": "no", "seeds": 0, "seeds_correct": 0},
+               **result.to_dict()}  # fmt: skip
+    write_mapping(result.pairs(), output, payload)
+    emit(payload, json_out, lambda p: _summary_table(
+        f"{p['pair']}: JLSB without seeds", p, (*settings, *_SHOWN)),
+        summary_console(output))  # fmt: skip

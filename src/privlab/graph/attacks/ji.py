@@ -56,7 +56,6 @@ inherited term's sparse product O(b·d̄²); about n / keep blocks.  ADA adds O(
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections import deque
 from collections.abc import Callable
@@ -65,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError, InputError
-from privlab.graph.attacks.distance_vector import seed_distances
+from privlab.graph.attacks.distance_vector import _one_blas_thread, match_blocks, seed_distances
 from privlab.graph.attacks.seeded import (
     MatchingResult,
     by_degree,
@@ -203,7 +202,7 @@ def _run(g1, g2, map12, map21, sim, on_keep, b, k, mode, adaptive, progress) -> 
     if not adaptive:
         q1 = deque(by_degree(g1, map12 < 0).tolist())
         q2 = deque(by_degree(g2, map21 < 0).tolist())
-        return _blocks(q1, q2, map12, map21, sim, on_keep, b, k, mode, progress, 0)
+        return match_blocks(q1, q2, map12, map21, sim, b, k, mode, progress, on_keep)
     a1, a2 = g1.to_scipy(), g2.to_scipy()
     blocks = 0
     while (map12 < 0).any() and (map21 < 0).any():
@@ -213,7 +212,7 @@ def _run(g1, g2, map12, map21, sim, on_keep, b, k, mode, adaptive, progress) -> 
         l1, l2 = by_degree(g1, c1), by_degree(g2, c2)
         cut = min(l1.size, l2.size)
         q1, q2 = deque(l1[:cut].tolist()), deque(l2[:cut].tolist())
-        blocks = _blocks(q1, q2, map12, map21, sim, on_keep, b, k, mode, progress, blocks)
+        blocks = match_blocks(q1, q2, map12, map21, sim, b, k, mode, progress, on_keep, blocks)
     return blocks
 
 
@@ -222,35 +221,6 @@ def _two_hop(a, matched: np.ndarray) -> np.ndarray:
     one = (a @ matched.astype(np.int64)) > 0
     two = one | ((a @ one.astype(np.int64)) > 0)
     return two & ~matched
-
-
-def _blocks(q1, q2, map12, map21, sim, on_keep, b, k, mode, progress, blocks) -> int:
-    from scipy.optimize import linear_sum_assignment
-
-    n1 = map12.size
-    while q1 and q2:
-        c1 = np.array([q1.popleft() for _ in range(min(b, len(q1)))], dtype=np.int64)
-        c2 = np.array([q2.popleft() for _ in range(min(b, len(q2)))], dtype=np.int64)
-        score = sim(c1, c2)
-        r, c = linear_sum_assignment(score, maximize=True)
-        order = np.argsort(-score[r, c], kind="stable")
-        r, c = r[order], c[order]
-        u, v = c1[r[:k]], c2[c[:k]]
-        map12[u] = v
-        map21[v] = u
-        if on_keep is not None:
-            on_keep(u, v, score[r[:k], c[:k]])
-        back1 = [*c1[r[k:]].tolist(), *np.delete(c1, r).tolist()]
-        back2 = [*c2[c[k:]].tolist(), *np.delete(c2, c).tolist()]
-        for q, back in ((q1, back1), (q2, back2)):
-            if mode == "queue":
-                q.extend(back)
-            else:
-                q.extendleft(back)  # addFirst one by one: the last back is first
-        blocks += 1
-        if progress is not None and blocks % 16 == 0:
-            progress(int(np.count_nonzero(map12 >= 0)), n1)
-    return blocks
 
 
 # ============================================================================ similarities
@@ -401,14 +371,6 @@ def _inputs(g1, g2, seeds, truth, what: str, *, need_seeds: bool):
         s = seed_pairs(seeds, g1.n_nodes, g2.n_nodes)
     tr = None if truth is None else truth_array(truth, g1.n_nodes, g2.n_nodes)
     return g1, g2, s, tr
-
-
-def _one_blas_thread():
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
 
 
 __all__ = ["JLS_VARIANTS", "MODES", "jls", "jlsb"]
