@@ -60,6 +60,7 @@ ENTRY_POINTS = (
     "graph attack errors",
     "graph attack pfg",
     "graph attack cut",
+    "graph attack jls", "graph attack jlsb",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -874,6 +875,57 @@ def cases() -> list[Case]:
         ("-o the pair folder itself", ["-o", "{d}/pair"]),
         ("-o a foreign folder", ["-o", "{d}/mine"]),
         ("-o - with --json", ["-o", "-", "--json"]),
+    ])  # fmt: skip
+    # ---- Ji et al.'s JLS+ (seeded, centrality files) and JLSB (seeds optional)
+    jls = ["graph", "attack", "jls", "{d}/pair", "--seeds", "5"]
+    out += pair_cases("graph attack jls", jls)
+    cen = "".join(f"{v}\t1\t0.5\t2.0\n" for v in range(40))
+    out += _options("graph attack jls", jls[:4], [
+        ("no seeding", []), ("two seedings", ["--seeds", "3", "--discover", "3"]),
+        ("seeds file missing", ["--seeds-file", "{d}/nope.csv"]),
+        ("seeds file of unknown nodes", ["--seeds-file", "{d}/s.csv"]),
+        ("-o PAIR/truth.csv", ["--seeds", "3", "-o", "{d}/pair/truth.csv"]),
+        ("-o a foreign folder", ["--seeds", "3", "-o", "{d}/mine"]),
+        ("unknown variant", ["--seeds", "3", "--variant", "ada"]),
+        ("variant in capitals", ["--seeds", "3", "--variant", "ISC"]),
+        ("keep above block", ["--seeds", "3", "--block", "4", "--keep", "5"]),
+        ("block 0", ["--seeds", "3", "--block", "0"]),
+        ("mode heap", ["--seeds", "3", "--mode", "x"]),
+        ("weight negative", ["--seeds", "3", "--distance-weight", "-1"]),
+        ("weight nan", ["--seeds", "3", "--structure-weight", "nan"]),
+        ("all weights 0", ["--seeds", "3", "--distance-weight", "0", "--structure-weight", "0",
+                           "--inherit-weight", "0"]),
+        ("only aux centrality", ["--seeds", "3", "--aux-centrality", "{d}/g.txt"]),
+        ("centrality file missing", ["--seeds", "3", "--aux-centrality", "{d}/nope.tsv",
+                                     "--san-centrality", "{d}/nope.tsv"]),
+        ("centrality file an edge list", ["--seeds", "3", "--aux-centrality", "{d}/g.txt",
+                                          "--san-centrality", "{d}/g.txt"]),
+        ("-o the centrality file", ["--seeds", "3", "--aux-centrality", "{d}/g.txt",
+                                    "--san-centrality", "{d}/g.txt", "-o", "{d}/g.txt"]),
+    ])  # fmt: skip
+    for label, text in (("centrality of unknown nodes", cen.replace("0\t1", "999\t1", 1)),
+                        ("centrality text", "0\t1\tx\ty\n"),
+                        ("centrality negative", cen.replace("0.5", "-0.5", 1)),
+                        ("centrality node twice", cen + "3\t1\t0.5\t2.0\n")):  # fmt: skip
+        out.append(Case("graph attack jls", label, [*jls, "--aux-centrality", "{d}/c.tsv",
+                                                    "--san-centrality", "{d}/c.tsv"],
+                        setup=_write("c.tsv", text)))  # fmt: skip
+    jlsb = ["graph", "attack", "jlsb", "{d}/pair"]
+    out += pair_cases("graph attack jlsb", [*jlsb, "--block", "5"])
+    out += _options("graph attack jlsb", jlsb, [
+        ("two seedings", ["--seeds", "3", "--discover", "3"]), ("seeds 0", ["--seeds", "0"]),
+        ("seeds file missing", ["--seeds-file", "{d}/nope.csv"]),
+        ("seeds file of unknown nodes", ["--seeds-file", "{d}/s.csv"]),
+        ("-o PAIR/truth.csv", ["-o", "{d}/pair/truth.csv"]),
+        ("-o a foreign folder", ["-o", "{d}/mine"]),
+        ("-o - with --json", ["-o", "-", "--json"]),
+        ("keep above block", ["--block", "4", "--keep", "5"]), ("keep 0", ["--keep", "0"]),
+        ("mode heap", ["--mode", "heap"]), ("neighbours 0", ["--neighbours", "0"]),
+        ("landmarks 0", ["--landmarks", "0"]), ("landmarks text", ["--landmarks", "x"]),
+        ("weight negative", ["--degree-weight", "-0.5"]),
+        ("weight inf", ["--distance-weight", "inf"]),
+        ("all weights 0", ["--degree-weight", "0", "--neighbour-weight", "0",
+                           "--distance-weight", "0"]),
     ])  # fmt: skip
     learned = ["graph", "attack", "learned", "{d}/pair", "--seed", "1"]
     out += pair_cases("graph attack learned", learned)

@@ -98,6 +98,15 @@ PL_NS = "graph attack propagate {pair} --seeds-file {seeds_csv} --theta %s"
 SG_KL = "-m d -a Reconciliation -gA {gA} -gB {gB} -seed {seeds_txt} -nTest 100 -gO {out}"
 TIMER_KL = "Reconciliation {gA} {gB} {seeds_txt} {out} 100"
 KL_FN = "privlab.graph.attacks.reconciliation:reconcile"
+JLS_FN = "privlab.graph.attacks.ji:jls"
+PL_JLS = ("graph attack jls {pair} --seeds-file {seeds_csv} --variant %s --block 100 --keep 10 "
+          "--aux-centrality {gA_cen} --san-centrality {gB_cen}")
+SG_JLS = ("-m d -a %s -gA {gA} -gB {gB} -gACen {gA_cen} -gBCen {gB_cen} -am queue "
+          "-seed {seeds_txt} -bSize 100 -nKeep 10 -DisSimW 0.8 -StrSimW 0.1 -InhSimW 0.1 -gO {out}")
+SG_JLSB = ("-m d -a SJCCS2014 -gA {gA} -gB {gB} -seed {seeds_txt} -bSize 100 -nKeep 10 "
+           "-DegSimW 0.1 -NeiSimW 0.1 -DisSimW 0.8 -nNei 10 -gO {out} -am queue")
+JLS_NOTE = ("both sides read the same centrality files (igraph's closeness over the reachable "
+            "nodes and exact betweenness, written by the benchmark in SNAP's format)")
 
 ATTACKS: tuple[AttackRow, ...] = (
     AttackRow(
@@ -182,6 +191,39 @@ ATTACKS: tuple[AttackRow, ...] = (
         "graph attack pfg {pair} --variant secgraph", "privlab.graph.attacks.pfg:pfg",
         "-m d -a Bayesian -gA {gA} -gB {gB} -gO {out}", "", relabelled=True,
     ),
+    AttackRow(
+        "jls", "JLS+ (ISC 2014), SecGraph's computation (bSize 100, nKeep 10, 0.8/0.1/0.1)",
+        PL_JLS % "secgraph", JLS_FN, SG_JLS % "SJISC2014", "SJISC2014 (not in AttackTimer)",
+        note=JLS_NOTE, secgraph_g2_first=True,
+    ),
+    AttackRow(
+        "jls-isc", "JLS+ DA, the paper's inherited similarity, vs SecGraph's SJISC2014",
+        PL_JLS % "isc", JLS_FN, SG_JLS % "SJISC2014", "SJISC2014 (not in AttackTimer)",
+        note="SecGraph's inherited similarity is always 0; privlab's counts the matched "
+        "neighbour pairs (docs/graph/ji-attacks.md)", secgraph_g2_first=True,
+    ),
+    AttackRow(
+        "jlsa", "JLS+ ADA (overlap-estimating), SecGraph's computation, vs SJISCA2014",
+        PL_JLS % "secgraph-adaptive", JLS_FN, SG_JLS % "SJISCA2014",
+        "SJISCA2014 (not in AttackTimer)", note=JLS_NOTE,
+    ),
+    AttackRow(
+        "jlsa-paper", "JLS+ ADA, the paper's inherited similarity, vs SecGraph's SJISCA2014",
+        PL_JLS % "adaptive", JLS_FN, SG_JLS % "SJISCA2014", "SJISCA2014 (not in AttackTimer)",
+        note="the variant Sharad's Table 5.9 ranks",
+    ),
+    AttackRow(
+        "jlsb", "JLSB (CCS 2014) from the seeds, vs SecGraph's SJCCS2014 (0.1/0.1/0.8, nNei 10)",
+        "graph attack jlsb {pair} --seeds-file {seeds_csv} --block 100 --keep 10",
+        "privlab.graph.attacks.ji:jlsb", SG_JLSB, "SJCCS2014 (not in AttackTimer)",
+        note="SecGraph writes the pairs as g2 g1", secgraph_g2_first=True,
+    ),
+    AttackRow(
+        "jlsb-seedless", "JLSB seedless (the paper's cold start) vs SecGraph's SJCCS2014 seeded",
+        "graph attack jlsb {pair} --block 100 --keep 10", "privlab.graph.attacks.ji:jlsb",
+        SG_JLSB, "SJCCS2014 (not in AttackTimer)",
+        note="SecGraph's SJCCS2014 cannot run without seeds", secgraph_g2_first=True,
+    ),
 )
 # fmt: on
 
@@ -265,6 +307,24 @@ SCHEMES: tuple[SchemeRow, ...] = (
         "wires unmatched stubs to a new node −1 (docs/graph/union-split.md)",
     ),
 )
+
+
+def write_centrality_files(files: dict[str, str]) -> None:
+    """The closeness and betweenness of gA / gB in SNAP's centrality format (``node degree
+    closeness betweenness``, tab-separated), which SecGraph's JLS+ reads (-gACen/-gBCen) and
+    privlab's reads too (--aux-centrality/--san-centrality): igraph's closeness (over the
+    reachable nodes) and exact betweenness, computed once, untimed, for both tools."""
+    import igraph
+
+    for graph, out in (("gA", "gA_cen"), ("gB", "gB_cen")):
+        path = Path(files[out])
+        if path.exists():
+            continue
+        g = igraph.Graph.Read_Edgelist(files[graph], directed=False)
+        clo, btw, deg = g.closeness(), g.betweenness(), g.degree()
+        rows = (f"{v}\t{deg[v]}\t{clo[v] if clo[v] == clo[v] else 0.0!r}\t{btw[v]!r}\n"
+                for v in range(g.vcount()))  # fmt: skip
+        path.write_text("#NId\tDegree\tCloseness\tBetweenness\n" + "".join(rows))
 
 
 # ============================================================================ parsing
@@ -490,6 +550,8 @@ class Bench:
             "gB": str(self.work / f"gB{suffix}.txt"),
             "seeds_txt": str(self.work / f"seeds{suffix}.txt"),
             "seeds_csv": str(self.work / f"seeds{suffix}.csv"),
+            "gA_cen": str(self.work / "gA.cen"),
+            "gB_cen": str(self.work / f"gB{suffix}.cen"),
         }
 
     def make_pair(self) -> dict[str, Any]:
@@ -608,6 +670,8 @@ class Bench:
     def run_attack(self, row: AttackRow) -> dict[str, Any]:
         files = self.relabelled_files if row.relabelled else self.files
         fill = dict(files)
+        if "{gA_cen}" in row.secgraph:
+            write_centrality_files(files)
         res: dict[str, Any] = {
             "key": row.key,
             "label": row.label,

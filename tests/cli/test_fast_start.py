@@ -34,6 +34,7 @@ COMMAND_PATHS = [
     "graph attack cut",
     "audit", "report", "bench", "demo",
     "graph generalize",
+    "graph attack jls", "graph attack jlsb",
 ]  # fmt: skip
 
 PROBE = """

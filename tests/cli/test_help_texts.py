@@ -34,6 +34,9 @@ NOT_USED_UNLESS_GIVEN = {
     "graph attack kl": {"--seeds", "--seeds-file", "--discover"},
     "graph attack dv": {"--seeds", "--seeds-file", "--discover"},
     "graph attack yg": {"--seeds", "--seeds-file", "--discover"},
+    "graph attack jls": {"--seeds", "--seeds-file", "--discover", "--aux-centrality",
+                         "--san-centrality"},
+    "graph attack jlsb": {"--seeds", "--seeds-file", "--discover"},
     "audit": {"--qi", "--sensitive", "--hierarchy", "--columns"},
     "demo": {"--output", "--write-examples"},
 }  # fmt: skip
@@ -120,6 +123,7 @@ WITH_PROGRESS = [
     "graph attack yg", "graph attack errors",
     "graph attack pfg",
     "graph attack cut",
+    "graph attack jls", "graph attack jlsb",
 ]  # fmt: skip
 
 

@@ -134,6 +134,8 @@ CASES = [
     ("dv", "graph attack dv", lambda ex: [ex / "pair", "--seeds", "30"], [], True),
     ("yg", "graph attack yg", lambda ex: [ex / "pair", "--seeds", "30"], [], True),
     ("pfg", "graph attack pfg", lambda ex: [ex / "pair"], [], True),
+    ("jls", "graph attack jls", lambda ex: [ex / "pair", "--seeds", "30"], [], True),
+    ("jlsb", "graph attack jlsb", lambda ex: [ex / "pair"], [], True),
     ("obfuscation", "graph attack obfuscation", lambda ex: [
         ex / "social.txt", ex / "rad.txt"], [], True),
     ("links", "graph attack links", lambda ex: [ex / "social.txt", ex / "rad.txt"], [], True),

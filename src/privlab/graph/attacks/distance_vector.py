@@ -80,31 +80,40 @@ def distance_vector(
     n1sq, n2sq = np.sqrt((d1 * d1).sum(axis=1)), np.sqrt((d2 * d2).sum(axis=1))
     q1 = deque(by_degree(g1, map12 < 0).tolist())
     q2 = deque(by_degree(g2, map21 < 0).tolist())
+
+    def cosines(c1: np.ndarray, c2: np.ndarray) -> np.ndarray:
+        # integer-valued dot products are exact in any summation order (< 2^53), so ties
+        # fall the same way on every machine and thread count
+        return (d1[c1] @ d2[c2].T) / np.outer(n1sq[c1], n2sq[c2])
+
     with _one_blas_thread():  # small products: threads only add contention
-        blocks = _blocks(d1, d2, n1sq, n2sq, q1, q2, map12, map21, b, k, mode, progress)
+        blocks = match_blocks(q1, q2, map12, map21, cosines, b, k, mode, progress)
     params = {"block": b, "keep": k, "mode": mode}
     return result(map12, s, tr, method="distance-vector", rounds=blocks,
                   seconds=time.perf_counter() - t0, parameters=params)  # fmt: skip
 
 
-def _blocks(d1, d2, n1sq, n2sq, q1, q2, map12, map21, b, k, mode, progress) -> int:
-    """Solve blocks until a queue is empty; the number of blocks."""
+def match_blocks(q1, q2, map12, map21, sim, b, k, mode, progress, on_keep=None, blocks=0):
+    """Solve blocks until a queue (a deque of node ids) is empty; the blocks solved so far.
+
+    ``sim(c1, c2)``: the (|c1| × |c2|) similarities of a block; ``on_keep(u, v, s)``: told
+    the pairs kept and their similarities (JLS+ and JLSB use it).  Shared with
+    :mod:`privlab.graph.attacks.ji`."""
     from scipy.optimize import linear_sum_assignment
 
     n1 = map12.size
-    blocks = 0
     while q1 and q2:
         c1 = np.array([q1.popleft() for _ in range(min(b, len(q1)))], dtype=np.int64)
         c2 = np.array([q2.popleft() for _ in range(min(b, len(q2)))], dtype=np.int64)
-        # integer-valued dot products are exact in any summation order (< 2^53), so ties
-        # fall the same way on every machine and thread count
-        sim = (d1[c1] @ d2[c2].T) / np.outer(n1sq[c1], n2sq[c2])
-        r, c = linear_sum_assignment(sim, maximize=True)
-        order = np.argsort(-sim[r, c], kind="stable")
+        score = sim(c1, c2)
+        r, c = linear_sum_assignment(score, maximize=True)
+        order = np.argsort(-score[r, c], kind="stable")
         r, c = r[order], c[order]
         u, v = c1[r[:k]], c2[c[:k]]
         map12[u] = v
         map21[v] = u
+        if on_keep is not None:
+            on_keep(u, v, score[r[:k], c[:k]])
         back1 = [*c1[r[k:]].tolist(), *np.delete(c1, r).tolist()]
         back2 = [*c2[c[k:]].tolist(), *np.delete(c2, c).tolist()]
         for q, back in ((q1, back1), (q2, back2)):
@@ -154,4 +163,4 @@ def seed_distances(
     return dist
 
 
-__all__ = ["MODES", "distance_vector", "seed_distances"]
+__all__ = ["MODES", "distance_vector", "match_blocks", "seed_distances"]
