@@ -49,7 +49,9 @@ def test_utility_cells_equal_direct_library_calls(reduced):
     spec, _, df = reduced
     e = next(x for x in spec.experiments if x.name == "facebook")
     g = registry.load_dataset(e.data, e.data_options)
-    for scheme in e.schemes:
+    assert _result(df, e.name, "none", 1, "density") == pytest.approx(density(g))  # baseline
+    assert _result(df, e.name, "none", 1, "diameter") == diameter(g)
+    for scheme in e.schemes[1:]:
         for k in e.values[scheme]:
             seed = cell_seed(spec.seed, CellKey(e.name, scheme, float(k), 0))
             cell = Cell(scheme, {}, "k", int(k), seed, dict(e.options))
@@ -86,7 +88,7 @@ def test_report_draws_the_five_utility_plots(reduced):
     for label in ("diameter (exact)", "average path length (exact)", "density",
                   "power-law exponent", "clustering coefficient", "L1(d̂, d)"):  # fmt: skip
         assert f"{label}" in html
-    assert html.count("<img") >= 5 + 1  # five utility plots + the L1 plot
+    assert html.count("<img") >= 5 + 1  # five utility plots (original at k = 1) + the L1 plot
 
 
 def test_specs_are_valid_and_small_when_reduced():
