@@ -105,13 +105,13 @@ def test_degree_sequence_schemes_refuse_graph_metrics():
 name = "t"
 title = "t"
 [[experiment]]
+schemes = ["degree-anon"]
+metrics = ["clustering"]
 name = "x"
 title = "x"
 data = "synthetic:chung-lu"
-schemes = ["degree-anon"]
-parameter = "k"
 values = [2]
-metrics = ["clustering"]
+parameter = "k"
 """
     with pytest.raises(ConfigError, match="releases a degree sequence"):
         parse_text(text)

@@ -394,11 +394,10 @@ def subgraph(
     graph, a = _residuals(graph, target, "SubGraph", -1, check)
     if a is None:
         return SupergraphOutcome("no")
-    n = graph.n_nodes
-    rng = secure_generator(seed)
+    e, n = graph.edges(), graph.n_nodes
     bk = _Buckets(a)
     res, pos, dec = bk.res, bk.pos, bk.dec
-    e = graph.edges()
+    rng = secure_generator(seed)
     both = (a[e[:, 0]] > 0) & (a[e[:, 1]] > 0)  # only such edges can be deleted
     adj: dict[int, set[int]] = {}
     for u, v in e[both].tolist():
