@@ -45,6 +45,9 @@ from typing import Any
 from privlab.bench import registry
 from privlab.errors import ConfigError
 
+#: The metrics that apply to a scheme whose release is a degree sequence (degrees_only).
+DEGREE_METRICS = frozenset({"degree_l1"})
+
 #: Most seeds an experiment may repeat its cells with: more is a typo (and would not fit).
 MAX_SEEDS = 10_000
 
@@ -259,6 +262,13 @@ def _experiment(raw: Any, index: int, source: str) -> Experiment:
             values[s] = _numbers(values_raw, source, where, "values", integer)
     metrics = _names(raw, "metrics", source, where, registry.METRICS, kind)
     attacks = _names(raw, "attacks", source, where, registry.ATTACKS, kind)
+    for s in schemes:
+        if registry.SCHEMES[parsed[s][0]].degrees_only and (
+            set(metrics) - DEGREE_METRICS or attacks
+        ):
+            only = ", ".join(sorted(DEGREE_METRICS))
+            raise _err(source, where, f"schemes: {s!r} releases a degree sequence, not a "
+                       f"graph; only the metrics {only} apply")  # fmt: skip
     if not metrics and not attacks:
         raise _err(source, where, "give at least one of metrics and attacks")
     for a in attacks:

@@ -107,7 +107,7 @@ SCHEMES: dict[str, tuple[Callable[..., Any], str]] = {
     "rep": (_perturb("rep"), "random edge perturbation (--fraction = flip probability p)"),
     "insert": (_perturb("insert"), "random edge insertion (--fraction)"),
     "kdegree": (_kdegree, "k-degree anonymity, Liu–Terzi (--k; --method simultaneous-swap, "
-                "relaxed or supergraph)"),
+                "relaxed, supergraph, or subgraph: edge deletions only)"),
     "dp-dk2": (_dp_dk2, "ε-edge-DP synthetic graph from a noisy dK-2 series (--epsilon, "
                "--max-degree, optional --threshold)"),
     "ksymmetry": (graph_symmetry.ksymmetry, "k-symmetry, Wu et al.: orbit copying until every "
@@ -146,7 +146,7 @@ def _scheme_progress(name: str | None, opts: dict[str, Any], what: str) -> Itera
     swaps' edges in place, or SuperGraph's probes), a spinner otherwise; yields the bar's
     callback (None for a spinner)."""
     if name == "kdegree":
-        supergraph = (opts.get("method") or "").replace("-", "_") == "supergraph"
+        supergraph = (opts.get("method") or "").replace("-", "_") in ("supergraph", "subgraph")
         unit = "probes" if supergraph else "edges in place"
         with progress_bar(f"{what}: k-degree anonymization", unit=unit) as progress:
             yield progress
@@ -204,9 +204,9 @@ Method = Annotated[
     str | None,
     typer.Option(
         "--method",
-        help="kdegree: simultaneous-swap, relaxed or supergraph (default: simultaneous-swap); "
-        "kautomorphism, kisomorphism: bfs, degree or random (default: bfs); union-split: "
-        "one-hop or zero-hop (default: one-hop).",
+        help="kdegree: simultaneous-swap, relaxed, supergraph (additions only) or subgraph "
+        "(deletions only) (default: simultaneous-swap); kautomorphism, kisomorphism: bfs, "
+        "degree or random (default: bfs); union-split: one-hop or zero-hop (default: one-hop).",
     ),
 ]
 Epsilon = Annotated[

@@ -57,6 +57,9 @@ DATASETS: dict[str, Dataset] = {
                 "largest_component"), "networkx powerlaw_cluster_graph(n, m, p, seed)"),
         Dataset("synthetic:gnm", "graph", None, ("n", "m", "seed", "max_nodes",
                 "largest_component"), "networkx gnm_random_graph(n, m, seed)"),
+        Dataset("synthetic:chung-lu", "graph", None, ("n", "m", "gamma", "seed", "max_nodes",
+                "largest_component"), "Chung–Lu power-law graph: networkx "
+                "expected_degree_graph with weights ∝ (i + 1)^(−1/(γ−1)) scaled to mean 2m/n"),
         Dataset("adult", "table", "adult/adult.csv", ("rows", "quasi_identifiers", "sensitive"),
                 "UCI Adult in ARX's form with ARX's hierarchies (30,162 rows)"),
         Dataset("adult-capital-loss", "microdata", "adult/uci/adult.data", ("rows",),
@@ -117,6 +120,14 @@ def _load_graph(key: str, options: Mapping[str, Any]) -> Any:
             int(options.get("m", 1200)),
             seed=int(options.get("seed", 0)),
         )
+        return Graph.from_networkx(nxg)
+    if key == "synthetic:chung-lu":
+        n, m = int(options.get("n", 300)), int(options.get("m", 600))
+        gamma = float(options.get("gamma", 2.5))
+        w = np.arange(1, n + 1, dtype=float) ** (-1.0 / (gamma - 1.0))
+        w *= 2.0 * m / w.sum()
+        nxg = nx.expected_degree_graph(w.tolist(), seed=int(options.get("seed", 0)),
+                                       selfloops=False)  # fmt: skip
         return Graph.from_networkx(nxg)
     root = data_root()
     assert root is not None and DATASETS[key].path is not None

@@ -34,6 +34,21 @@ def _path_sample(g: Any, cell: Cell) -> int | None:
     return None if s in (None, 0) or int(s) >= g.n_nodes else int(s)
 
 
+_PATHS: dict[str, Any] = {}
+
+
+def _paths(g: Any, cell: Cell) -> Any:
+    """path_lengths of a release, kept for the next metric of the same cell (diameter and
+    the path-length metrics share one BFS pass: the same sources, the same seed)."""
+    from privlab.graph.utility import path_lengths
+
+    key = (id(g), _path_sample(g, cell), cell.sub_seed(2))
+    if _PATHS.get("key") != key or _PATHS.get("graph") is not g:
+        _PATHS.clear()
+        _PATHS.update(key=key, graph=g, value=path_lengths(g, sample=key[1], seed=key[2]))
+    return _PATHS["value"]
+
+
 def _clustering(_: Any, r: Release, cell: Cell) -> float:
     from privlab.graph.utility import clustering_coefficient
 
@@ -41,27 +56,15 @@ def _clustering(_: Any, r: Release, cell: Cell) -> float:
 
 
 def _apl(_: Any, r: Release, cell: Cell) -> float:
-    from privlab.graph.utility import average_path_length
-
-    g = r.data
-    return float(
-        average_path_length(g, unreachable="exclude", sample=_path_sample(g, cell),
-                            seed=cell.sub_seed(2))
-    )  # fmt: skip
+    return float(_paths(r.data, cell).average("exclude"))
 
 
 def _median_path(_: Any, r: Release, cell: Cell) -> float:
-    from privlab.graph.utility import path_lengths
-
-    g = r.data
-    return float(path_lengths(g, sample=_path_sample(g, cell), seed=cell.sub_seed(2)).median)
+    return float(_paths(r.data, cell).median)
 
 
 def _diameter(_: Any, r: Release, cell: Cell) -> float:
-    from privlab.graph.utility import diameter
-
-    g = r.data
-    return float(diameter(g, sample=_path_sample(g, cell), seed=cell.sub_seed(2)))
+    return float(_paths(r.data, cell).diameter)
 
 
 def _median_degree(_: Any, r: Release, cell: Cell) -> float:
@@ -78,6 +81,32 @@ def _jdd(original: Any, r: Release, cell: Cell) -> float:
     from privlab.graph.utility import hellinger_jdd
 
     return float(hellinger_jdd(original, r.data))
+
+
+def _density(_: Any, r: Release, cell: Cell) -> float:
+    from privlab.graph.utility import density
+
+    return float(density(r.data))
+
+
+def _powerlaw_alpha(_: Any, r: Release, cell: Cell) -> float:
+    """CSN's discrete MLE of α with x_min fixed at 3 (seed 000 §2.9); NaN when the tail has
+    fewer than two distinct degrees (α is then unbounded)."""
+    from privlab.errors import InputError
+    from privlab.graph.utility import power_law_exponent
+
+    try:
+        return float(power_law_exponent(r.data, x_min=3).alpha)
+    except InputError:
+        return float("nan")
+
+
+def _degree_l1(original: Any, r: Release, cell: Cell) -> float:
+    """L1(d̂, d) = Σ |d̂(v) − d(v)| node by node: of a released graph, or of a released degree
+    sequence (schemes degree-anon, optimal-degree-anon; thesis Figs 9.6/9.7)."""
+    d = original.degrees().astype(np.int64)
+    rel = r.data if isinstance(r.data, np.ndarray) else r.data.degrees()
+    return float(np.abs(np.asarray(rel, dtype=np.int64) - d).sum())
 
 
 def _loss(_: Any, r: Release, cell: Cell) -> float:
@@ -177,6 +206,9 @@ METRICS: dict[str, Metric] = {
         Metric("median_degree", "graph", _median_degree, "median degree"),
         Metric("dd_hellinger", "graph", _dd, "degree distribution Hellinger distance"),
         Metric("jdd_hellinger", "graph", _jdd, "joint degree distribution Hellinger distance"),
+        Metric("density", "graph", _density, "density |E| / (n(n−1)/2)"),
+        Metric("powerlaw_alpha", "graph", _powerlaw_alpha, "power-law exponent α (x_min = 3)"),
+        Metric("degree_l1", "graph", _degree_l1, "L1 distance of the degrees to the original"),
         Metric("loss", "table", _loss, "ARX Loss"),
         Metric("suppressed_fraction", "table", _suppressed, "suppressed rows / rows"),
         Metric("range_avg_error", "microdata", _range_error(False),

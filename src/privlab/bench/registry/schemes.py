@@ -31,6 +31,8 @@ class Scheme:
     params: tuple[str, ...]
     description: str
     integer: bool = False  # the parameter value must be an integer (k)
+    # the release is a degree sequence (numpy array), not a graph: only degree_l1 applies
+    degrees_only: bool = False
     # the value is an edge overlap α_E that the pair generator applies to both copies
     # (Sharad's RSP), not a scheme applied to the sanitized side
     pair_noise: bool = False
@@ -65,6 +67,34 @@ def _kda(g: Any, value: float, cell: Cell) -> Release:
 
     out = kdegree_anonymize(g, int(value), seed=cell.sub_seed(1))
     return Release(out.graph)
+
+
+def _kdegree(method: str) -> Callable[[Any, float, Cell], Release]:
+    """k-degree anonymization by ``method`` (seed 000 Ch. 9); ``probing`` (default 4, the
+    thesis's §9.8 choice), ``max_delta`` and ``max_probes`` from the scheme or the options."""
+
+    def apply(g: Any, value: float, cell: Cell) -> Release:
+        from privlab.graph.anonymize.kdegree import kdegree_anonymize
+
+        p = cell.settings
+        opts = {o: int(p[o]) for o in ("probing", "max_delta", "max_probes") if o in p}
+        out = kdegree_anonymize(g, int(value), method=method, seed=cell.sub_seed(1), **opts)
+        return Release(out.graph)
+
+    return apply
+
+
+def _degree_sequence(allow_decrease: bool) -> Callable[[Any, float, Cell], Release]:
+    """The optimal even-sum k-anonymous degree sequence alone (no graph): DegreeAnonymization
+    (additions) or OptimalDegreeAnon (median, additions and deletions), seed 000 §2.11."""
+
+    def apply(g: Any, value: float, cell: Cell) -> Release:
+        from privlab.graph.anonymize.kdegree_sequence import anonymize_degree_sequence
+
+        out = anonymize_degree_sequence(g.degrees(), int(value), allow_decrease=allow_decrease)
+        return Release(out.target)
+
+    return apply
 
 
 def _identity(data: Any, value: float, cell: Cell) -> Release:
@@ -237,6 +267,24 @@ SCHEMES: dict[str, Scheme] = {
                "random insertion (Sharad's 1HKA proxy): add fraction·|E| non-edges"),
         Scheme("kda", "graph", _kda, (), "k-degree anonymization (simultaneous swap)",
                integer=True),
+        *(Scheme(name, "graph", _kdegree(method), ("probing", "max_delta", "max_probes"), text,
+                 integer=True)
+          for name, method, text in (
+              ("kda-supergraph", "supergraph", "k-degree anonymization, SuperGraph with "
+               "probing (thesis Alg 9.4; edges only added)"),
+              ("kda-relaxed", "relaxed", "k-degree anonymization, RelaxedConstruction "
+               "(thesis Alg 9.7)"),
+              ("kda-simulswap", "simultaneous_swap", "k-degree anonymization, "
+               "SimultaneousSwap (thesis Alg 9.8)"),
+              ("kda-subgraph", "subgraph", "k-degree anonymization by deletions only, "
+               "through the complement (thesis Alg 9.1)"),
+          )),
+        Scheme("degree-anon", "graph", _degree_sequence(False), (),
+               "DegreeAnonymization's k-anonymous degree sequence only (additions; no graph)",
+               integer=True, degrees_only=True),
+        Scheme("optimal-degree-anon", "graph", _degree_sequence(True), (),
+               "OptimalDegreeAnon's k-anonymous degree sequence only (median: additions and "
+               "deletions; no graph)", integer=True, degrees_only=True),
         Scheme("k-anonymity", "table", _k_anonymity, ("suppression",),
                "optimal full-domain k-anonymization (Loss), parameter k", integer=True),
         Scheme("l-diversity", "table", _sensitive_model("l-diversity"), ("k", "suppression"),

@@ -14,10 +14,13 @@ function                             thesis algorithm
                                      probing → GreedySwap (Alg 9.6); Ê ≈ E
 :func:`kdegree_simultaneous_swap`    Alg 9.8: OptimalDegreeAnon (median DP, degrees may fall)
                                      → ConstructGraph, probing → GreedySwap
+:func:`kdegree_subgraph`             Alg 9.1: Alg 9.4 on the complement, complemented back —
+                                     edges are only *deleted* (Ê ⊆ E); the complement is
+                                     never built (:func:`subgraph`, :func:`subgraph_condition`)
 ===================================  ==========================================================
 
 Every result is checked before it is returned: each degree class has ≥ k nodes, the graph is
-simple and (SuperGraph) contains the input; a violation raises
+simple and (SuperGraph) contains the input or (SubGraph) is contained in it; a violation raises
 :class:`KDegreeInternalError` — never a silently wrong release (SecGraph's KDA leaves classes
 smaller than k, REFERENCE_RESULTS.md).
 
@@ -69,10 +72,11 @@ from typing import Any
 import numpy as np
 
 from privlab.dp.noise import is_insecure_seed, secure_generator
-from privlab.errors import InfeasibleError, InputError
+from privlab.errors import ConfigError, InfeasibleError, InputError
 from privlab.graph.anonymize.kdegree_sequence import (
     PROBING_SCHEMES,
     TIE_ORDERS,
+    _subgraph_condition,
     _supergraph_condition,
     add_random_noise,
     check_k,
@@ -80,6 +84,7 @@ from privlab.graph.anonymize.kdegree_sequence import (
     dp_sorted,
     is_graphical,
     is_k_anonymous_sequence,
+    subgraph_condition,
     supergraph_condition,
 )
 from privlab.graph.core import Graph, as_graph
@@ -210,6 +215,19 @@ class _Buckets:
         res[u] = b - 1
 
 
+def _laid_off(bk: _Buckets, order: list[int]):
+    """Alg 9.2/9.3's outer loop: each node v of ``order`` with a positive residual r, after
+    its residual is set to 0 (r saved first: the printed "d(v) := 0" came before its use)."""
+    res, dec = bk.res, bk.dec
+    for v in order:
+        r = res[v]
+        if r == 0:
+            continue
+        for _ in range(r):
+            dec(v)
+        yield v, r
+
+
 # ============================================================================ ConstructGraph
 def construct_graph(
     degrees: Any,
@@ -292,6 +310,24 @@ def construct_graph(
 
 
 # ============================================================================ SuperGraph
+def _residuals(graph: Any, target: Any, what: str, sign: int, check: bool):
+    """(graph, a) with a = sign·(target − d), the edges each node gains (sign 1) or loses
+    (sign −1); a is None when the answer is "no": a < 0, target outside 0..n − 1, Σa odd,
+    or (``check``) target not graphical or Theorem 9.6 failing (on the complement for −1)."""
+    graph = as_graph(graph, what, undirected=True)
+    t = np.asarray(target, dtype=np.int64)
+    n = graph.n_nodes
+    if t.shape != (n,):
+        raise InputError(f"target: {t.size} degrees given for a graph of {n} nodes")
+    a = sign * (t - graph.degrees().astype(np.int64))
+    if np.any(a < 0) or np.any(t < 0) or np.any(t > n - 1) or int(a.sum()) & 1:
+        return graph, None
+    condition = supergraph_condition if sign > 0 else subgraph_condition
+    if check and (not is_graphical(t) or not condition(graph, t)):
+        return graph, None
+    return graph, a
+
+
 def supergraph(
     graph: Graph, target: Any, *, seed: Any = None, check: bool = True
 ) -> SupergraphOutcome:
@@ -303,31 +339,19 @@ def supergraph(
     already its neighbours in Ê; ``unknown`` when there are not enough of them.  A node id
     is kept with every residual (thesis L6786–6828).  O(n + m + Σa).
     """
-    graph = as_graph(graph, "SuperGraph", undirected=True)
-    t = np.asarray(target, dtype=np.int64)
+    graph, a = _residuals(graph, target, "SuperGraph", 1, check)
+    if a is None:
+        return SupergraphOutcome("no")
     n = graph.n_nodes
-    if t.shape != (n,):
-        raise InputError(f"target: {t.size} degrees given for a graph of {n} nodes")
-    d = graph.degrees().astype(np.int64)
-    a = t - d
-    if np.any(a < 0) or int(a.sum()) & 1:
-        return SupergraphOutcome("no")
-    if check and (not is_graphical(t) or not supergraph_condition(graph, t)):
-        return SupergraphOutcome("no")
     rng = secure_generator(seed)
     bk = _Buckets(a)
-    res, node, hi, dec = bk.res, bk.node, bk.hi, bk.dec
+    node, hi, dec = bk.node, bk.hi, bk.dec
     ptr = graph.indptr.tolist()
     ind = graph.indices.tolist()
     added: dict[int, set[int]] = {}
     eu: list[int] = []
     ev: list[int] = []
-    for v in rng.permutation(n).tolist():
-        r = res[v]
-        if r == 0:
-            continue
-        for _ in range(r):
-            dec(v)
+    for v, r in _laid_off(bk, rng.permutation(n).tolist()):
         near = set(ind[ptr[v] : ptr[v + 1]])
         near.update(added.get(v, ()))
         chosen: list[int] = []
@@ -348,6 +372,52 @@ def supergraph(
     new = np.column_stack([np.asarray(eu, np.int64), np.asarray(ev, np.int64)])
     edges = np.concatenate([graph.edges(), new.reshape(-1, 2)])
     return SupergraphOutcome("graph", Graph.from_edges(n, edges, labels=graph.labels))
+
+
+# ============================================================================ SubGraph
+def subgraph(
+    graph: Graph, target: Any, *, seed: Any = None, check: bool = True
+) -> SupergraphOutcome:
+    """SuperGraph (Alg 9.3) run on the complement of ``graph`` and complemented back — the
+    graph step of Algorithm 9.1 (edge deletions only) — without building the complement.
+
+    a = d − target.  On the complement, SuperGraph joins a random v to the a(v) nodes of
+    highest residual that are not yet its neighbours there; those are exactly v's remaining
+    G-neighbours, so here v *loses* its edges to the a(v) remaining G-neighbours of highest
+    residual (ties in the same bucket-array order as :func:`supergraph`, so the result is
+    the complement of ``supergraph(complement, n − 1 − target)`` with the same seed).
+    ``no`` if a < 0 or target < 0 somewhere, Σa is odd, or (``check``) target is not
+    graphical or :func:`subgraph_condition` fails; ``unknown`` when v has too few
+    G-neighbours left with a positive residual.  O(n + m log m) instead of the complement's
+    O(n²) edges.
+    """
+    graph, a = _residuals(graph, target, "SubGraph", -1, check)
+    if a is None:
+        return SupergraphOutcome("no")
+    e, n = graph.edges(), graph.n_nodes
+    bk = _Buckets(a)
+    res, pos, dec = bk.res, bk.pos, bk.dec
+    rng = secure_generator(seed)
+    both = (a[e[:, 0]] > 0) & (a[e[:, 1]] > 0)  # only such edges can be deleted
+    adj: dict[int, set[int]] = {}
+    for u, v in e[both].tolist():
+        adj.setdefault(u, set()).add(v)
+        adj.setdefault(v, set()).add(u)
+    gone: list[int] = []
+    for v, r in _laid_off(bk, rng.permutation(n).tolist()):
+        near = adj.get(v, set())
+        cand = [w for w in near if res[w] > 0]
+        if len(cand) < r:
+            return SupergraphOutcome("unknown")
+        cand.sort(key=pos.__getitem__)
+        for w in cand[:r]:
+            dec(w)
+            near.discard(w)
+            adj[w].discard(v)
+            gone.append(min(v, w) * n + max(v, w))
+    keys = e[:, 0] * n + e[:, 1]
+    kept = e[~np.isin(keys, np.asarray(gone, dtype=np.int64))]
+    return SupergraphOutcome("graph", Graph.from_edges(n, kept, labels=graph.labels))
 
 
 # ============================================================================ GreedySwap
@@ -577,7 +647,9 @@ def _edge_keys(g: Graph) -> np.ndarray:
     return e[:, 0] * g.n_nodes + e[:, 1]
 
 
-def verify_kdegree(result: Graph, original: Graph, k: int, *, supergraph: bool = False) -> None:
+def verify_kdegree(
+    result: Graph, original: Graph, k: int, *, supergraph: bool = False, subgraph: bool = False
+) -> None:
     """The final check of every k-degree algorithm; KDegreeInternalError on any violation."""
     if result.directed or result.n_nodes != original.n_nodes:
         raise KDegreeInternalError("k-degree output is directed or has other nodes")
@@ -591,10 +663,12 @@ def verify_kdegree(result: Graph, original: Graph, k: int, *, supergraph: bool =
         )
     if supergraph and not np.all(np.isin(_edge_keys(original), _edge_keys(result))):
         raise KDegreeInternalError("SuperGraph output lost an input edge — a privlab bug")
+    if subgraph and not np.all(np.isin(_edge_keys(result), _edge_keys(original))):
+        raise KDegreeInternalError("SubGraph output has an edge not in the input — a privlab bug")
 
 
 def _probe(
-    graph: Graph,
+    d: np.ndarray,
     k: int,
     *,
     allow_decrease: bool,
@@ -609,8 +683,9 @@ def _probe(
     progress: ProgressFn | None = None,
 ):
     """Alg 9.4's loop: DP → (quick test) → build, with AddRandomNoise between attempts;
-    ``progress(probe + 1, max_probes + 1)`` after each failed probe."""
-    d = graph.degrees().astype(np.int64)
+    ``progress(probe + 1, max_probes + 1)`` after each failed probe.  ``d``: the degrees
+    the DP anonymizes (the complement's for Algorithm 9.1)."""
+    d = np.asarray(d, dtype=np.int64)
     n = d.size
     noisy = d.copy()
     secondary = rng.permutation(n) if tie_order == "random" else None
@@ -684,6 +759,7 @@ def kdegree_supergraph(
     max_delta: int = 10,
     max_probes: int = 100_000,
     tie_order: str = "ascending",
+    complement: bool = False,
     seed: Any = None,
     progress: ProgressFn | None = None,
 ) -> KDegreeAnonymization:
@@ -696,28 +772,68 @@ def kdegree_supergraph(
     after ``max_probes`` failed probes (the thesis notes the scheme "will not scale well to
     large graphs and values of k").  Each probe O(nk + m); the greedy O(n + m + Σa).
     ``progress(done, total)`` is called after each failed probe (probes of max_probes + 1).
+
+    ``complement=True`` is Algorithm 9.1 (edge deletions only; see :func:`kdegree_subgraph`):
+    all of the above on the complement of G, complemented back, without building it.
     """
+    what = "SubGraph, deletions only" if complement else "SuperGraph"
     graph, k, max_delta, max_probes = _common(
-        graph, k, "k-degree anonymization (SuperGraph)", probing, max_delta, max_probes,
+        graph, k, f"k-degree anonymization ({what})", probing, max_delta, max_probes,
         tie_order,
     )  # fmt: skip
     rng = secure_generator(seed)
     degrees, edges = graph.degrees().astype(np.int64), graph.edges()
+    top = graph.n_nodes - 1
+    # Alg 9.1: the DP and the probing see the complement's degrees n − 1 − d; a sequence t_c
+    # of the complement is the sequence n − 1 − t_c of G
+    flip = (lambda t: top - t) if complement else (lambda t: t)
+    condition = _subgraph_condition if complement else _supergraph_condition
+    step = subgraph if complement else supergraph
 
     def quick(target):
-        return is_graphical(target) and _supergraph_condition(degrees, edges, target)
+        t = flip(target)
+        return is_graphical(t) and condition(degrees, edges, t)
 
     def build(target):
-        return supergraph(graph, target, seed=rng, check=False).graph
+        return step(graph, flip(target), seed=rng, check=False).graph
 
     out, target, probe, cons, dp_cost = _probe(
-        graph, k, allow_decrease=False, build=build, quick=quick, probing=probing,
+        flip(degrees), k, allow_decrease=False, build=build, quick=quick, probing=probing,
         max_delta=max_delta, max_probes=max_probes, tie_order=tie_order, rng=rng,
-        method="kdegree_supergraph", progress=progress,
+        method="kdegree_subgraph" if complement else "kdegree_supergraph", progress=progress,
     )  # fmt: skip
-    verify_kdegree(out, graph, k, supergraph=True)
+    verify_kdegree(out, graph, k, supergraph=not complement, subgraph=complement)
     params = {"probing": probing, "max_delta": max_delta, "tie_order": tie_order}
-    return _result(graph, out, "supergraph", k, probe, cons, dp_cost, target, params, seed)
+    method = "subgraph" if complement else "supergraph"
+    return _result(graph, out, method, k, probe, cons, dp_cost, flip(target), params, seed)
+
+
+def kdegree_subgraph(graph: Graph, k: int, **options: Any) -> KDegreeAnonymization:
+    """k-degree anonymization by edge deletions only: Algorithm 9.1 (seed 000 §2.11).
+
+    The thesis complements G, runs the additions-only algorithm (Alg 9.4: DegreeAnonymization,
+    probing, SuperGraph) and complements the result.  Degree classes map one to one under
+    d ↦ n − 1 − d, so the complement of a k-degree-anonymous graph is k-degree anonymous, and
+    a supergraph of the complement is the complement of a subgraph of G.  The complement of
+    a sparse graph is dense (ego-Facebook's has 8.1M edges, a 10⁶-node graph's 5·10¹¹), so
+    nothing here builds it:
+
+    * the DP and the probing run on the complement's degree sequence n − 1 − d (n numbers);
+      in G's terms the DP lowers degrees (group cost Σ (d(ℓ) − group minimum)) and probing
+      scheme 4 lowers one degree among the highest half by 1;
+    * Theorem 9.6 on the complement is :func:`subgraph_condition`, O(n + m log m);
+    * SuperGraph on the complement is :func:`subgraph`, which deletes G-edges, O(n + m log m).
+
+    The random choices are the literal algorithm's: with the same ``seed`` the release is
+    exactly the complement of ``kdegree_supergraph(complement of G, k, seed)`` (tested).  The
+    result is a subgraph of G (``edges_added`` = 0).  Probing always ends (at the empty graph
+    at the latest); InfeasibleError after ``max_probes``.  Each probe O(nk + m log m).
+    ``options`` as :func:`kdegree_supergraph` (``probing``, ``max_delta``, ``max_probes``,
+    ``tie_order``, ``seed``, ``progress``).
+    """
+    if "complement" in options:
+        raise ConfigError("kdegree_subgraph always works on the complement: drop 'complement'")
+    return kdegree_supergraph(graph, k, complement=True, **options)
 
 
 def _construct_and_swap(graph, k, method, allow_decrease, probing, max_delta, max_probes,
@@ -741,7 +857,7 @@ def _construct_and_swap(graph, k, method, allow_decrease, probing, max_delta, ma
         return g0
 
     g0, target, probe, cons, dp_cost = _probe(
-        graph, k, allow_decrease=allow_decrease, build=build, quick=is_graphical,
+        graph.degrees(), k, allow_decrease=allow_decrease, build=build, quick=is_graphical,
         probing=probing, max_delta=max_delta, max_probes=max_probes, tie_order=tie_order,
         rng=rng, method=f"kdegree_{method}",
     )  # fmt: skip
@@ -827,15 +943,16 @@ METHODS = {
     "supergraph": kdegree_supergraph,
     "relaxed": kdegree_relaxed,
     "simultaneous_swap": kdegree_simultaneous_swap,
+    "subgraph": kdegree_subgraph,
 }
 
 
 def kdegree_anonymize(
     graph: Graph, k: int, *, method: str = "simultaneous_swap", **options: Any
 ) -> KDegreeAnonymization:
-    """Dispatch to :func:`kdegree_supergraph`, :func:`kdegree_relaxed` or
-    :func:`kdegree_simultaneous_swap` (``method``); ``options`` (``progress`` too) go to
-    that function."""
+    """Dispatch to :func:`kdegree_supergraph`, :func:`kdegree_relaxed`,
+    :func:`kdegree_simultaneous_swap` or :func:`kdegree_subgraph` (``method``); ``options``
+    (``progress`` too) go to that function."""
     check_choice(method, "method", tuple(METHODS))
     return METHODS[method](graph, k, **options)
 
@@ -853,7 +970,9 @@ __all__ = [
     "kdegree_anonymize",
     "kdegree_relaxed",
     "kdegree_simultaneous_swap",
+    "kdegree_subgraph",
     "kdegree_supergraph",
+    "subgraph",
     "supergraph",
     "verify_kdegree",
 ]
