@@ -46,11 +46,12 @@ def _run(
     seeding_options: tuple[int | None, Path | None, int | None],
     output: Path | None,
     json_out: bool,
+    unit: str = "aux nodes mapped",
 ) -> None:
     """Seeds, the attack (``attack(aux, san, seed_pairs, truth=…, progress=…)``), the
     mapping CSV and the summary — the same steps and payload as ``propagate``."""
     pair, seed_pairs, seeding = seeded_inputs(pair_dir, *seeding_options, output, json_out)
-    with progress_bar(f"{title} from {seed_pairs.shape[0]} seeds", "aux nodes mapped") as bar:
+    with progress_bar(f"{title} from {seed_pairs.shape[0]} seeds", unit) as bar:
         result = attack(pair.aux, pair.san, seed_pairs, truth=pair.truth_array(), progress=bar)
     payload = {"pair": str(pair_dir), "seeding": seeding, **result.to_dict()}
     write_mapping(result.pairs(), output, payload)
