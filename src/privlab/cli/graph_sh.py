@@ -37,7 +37,7 @@ def sh(
     variant: str = typer.Option(
         "distance-vector",
         "--variant",
-        help="distance-vector (SecGraph's DV, the one Sharad's Table 5.9 ranks), "
+        help="distance-vector (SecGraph's DV, the variant Sharad's thesis ranks), "
         "spanning-tree (random shortest-path trees from the landmarks aligned by tree edit "
         "distance) or subgraph (recursive subgraph matching from the landmarks).",
     ),
@@ -45,11 +45,11 @@ def sh(
         4, "--trees", min=1, help="spanning-tree: tree pairs drawn and aligned (SecGraph's -n)."
     ),
     max_nodes: int = typer.Option(
-        1500,
+        5000,
         "--max-nodes",
         min=1,
         help="spanning-tree: refuse graphs with more nodes (one tree edit distance takes "
-        "about n1·n2·4 bytes and grows as n1·n2·depth²).",
+        "about 20·n1·n2 bytes and time growing as n1·n2·depth²).",
     ),
     min_common: int = typer.Option(
         2, "--min-common", min=1, help="subgraph: mapped neighbours a pair must share."

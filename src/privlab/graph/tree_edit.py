@@ -177,10 +177,8 @@ def _forest(
         lx = int(t1.lld[x]) - li
         prev = fd[r - 1]
         jump = fd[lx][ly] + td[x, lj : j + 1]
-        if lx == 0:  # x on i's leftmost path: relabel where y is on j's too
-            diag = np.where(ypath, prev[:-1] + (lab2 != t1.labels[x]), jump)
-        else:
-            diag = jump
+        # x on i's leftmost path: relabel where y is on j's too
+        diag = np.where(ypath, prev[:-1] + (lab2 != t1.labels[x]), jump) if lx == 0 else jump
         a = np.empty(nc + 1, dtype=np.int64)
         a[0] = r
         np.minimum(prev[1:] + 1, diag, out=a[1:])

@@ -64,7 +64,7 @@ from privlab.progress import ProgressFn
 from privlab.validate import check_choice, check_int
 
 VARIANTS = ("distance-vector", "spanning-tree", "subgraph")
-MAX_TREE_NODES = 1_500
+MAX_TREE_NODES = 5_000
 MAX_CELLS = 400_000_000
 
 
@@ -115,7 +115,8 @@ def _spanning_trees(g1, g2, seeds, trees, seed, max_nodes, truth, progress) -> M
     if max(n1, n2) > cap:
         raise InputError(
             f"spanning-tree: the graphs have {n1:,} and {n2:,} nodes, over max_nodes = {cap:,}: "
-            f"one tree edit distance costs O(n1·n2·depth²) time and {n1 * n2 * 4 / 1e6:,.0f} MB; "
+            f"one tree edit distance costs O(n1·n2·depth²) time and about "
+            f"{n1 * n2 * 20 / 1e6:,.0f} MB; "
             "raise max_nodes if the time is there, attack a subgraph, or use another variant"
         )
     rng = np.random.default_rng(seed)
