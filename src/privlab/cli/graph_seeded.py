@@ -105,6 +105,17 @@ def kl(
          output, json_out)  # fmt: skip
 
 
+DV_BLOCK_OPT = typer.Option(
+    100, "--block", min=1, help="Nodes per side in one assignment (SecGraph's -bSize)."
+)
+DV_KEEP_OPT = typer.Option(
+    10, "--keep", min=1, help="Best pairs matched per block (SecGraph's -nKeep), ≤ --block."
+)
+DV_MODE_OPT = typer.Option(
+    "queue", "--mode", help="Where unmatched nodes go back: queue (end) or stack (front)."
+)
+
+
 @attack_app.command("dv")
 @exits_on_bad_input
 def dv(
@@ -112,15 +123,9 @@ def dv(
     seeds: int | None = SEEDS_OPT,
     seeds_file: Path | None = SEEDS_FILE_OPT,
     discover: int | None = DISCOVER_OPT,
-    block: int = typer.Option(
-        100, "--block", min=1, help="Nodes per side in one assignment (SecGraph's -bSize)."
-    ),
-    keep: int = typer.Option(
-        10, "--keep", min=1, help="Best pairs matched per block (SecGraph's -nKeep), ≤ --block."
-    ),
-    mode: str = typer.Option(
-        "queue", "--mode", help="Where unmatched nodes go back: queue (end) or stack (front)."
-    ),
+    block: int = DV_BLOCK_OPT,
+    keep: int = DV_KEEP_OPT,
+    mode: str = DV_MODE_OPT,
     output: Path | None = MAPPING_OUT_OPT,
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
     quiet: Quiet = False,

@@ -24,7 +24,7 @@ from privlab.cli.graph_attack import (
     SEEDS_OPT,
     attack_app,
 )
-from privlab.cli.graph_seeded import _run
+from privlab.cli.graph_seeded import DV_BLOCK_OPT, DV_KEEP_OPT, DV_MODE_OPT, _run
 
 
 @attack_app.command("sh")
@@ -57,15 +57,9 @@ def sh(
     seed: int | None = typer.Option(
         None, "--seed", help="spanning-tree: seed of the random trees (default: fresh)."
     ),
-    block: int = typer.Option(
-        100, "--block", min=1, help="distance-vector: nodes per side in one assignment."
-    ),
-    keep: int = typer.Option(
-        10, "--keep", min=1, help="distance-vector: best pairs matched per block, ≤ --block."
-    ),
-    mode: str = typer.Option(
-        "queue", "--mode", help="distance-vector: unmatched nodes go back to the queue or stack."
-    ),
+    block: int = DV_BLOCK_OPT,  # distance-vector only, as `graph attack dv`
+    keep: int = DV_KEEP_OPT,
+    mode: str = DV_MODE_OPT,
     output: Path | None = MAPPING_OUT_OPT,
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
     quiet: Quiet = False,
