@@ -249,3 +249,13 @@ def test_bad_input():
         srivatsa_hicks(g, g, [[0, 0], [0, 1]], variant="subgraph")
     with pytest.raises(InputError):
         srivatsa_hicks(g, g, [], variant="spanning-tree")
+
+
+def test_spanning_tree_progress_climbs_to_the_total():
+    g = gnp(40, 0.15, 2)
+    seen: list[tuple[int, int]] = []
+    srivatsa_hicks(g, g, [[0, 0], [1, 1]], variant="spanning-tree", trees=3, seed=0,
+                   progress=lambda d, t: seen.append((d, t)))  # fmt: skip
+    assert seen[-1] == (3000, 3000)
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and all(t == 3000 for _, t in seen)

@@ -89,6 +89,6 @@ def sh(
                               seed=seed, block=block, keep=keep, mode=mode,
                               max_nodes=max_nodes, **kw)  # fmt: skip
 
-    unit = "tree pairs aligned" if variant == "spanning-tree" else "aux nodes mapped"
+    unit = "‰ of the tree pairs aligned" if variant == "spanning-tree" else "aux nodes mapped"
     _run(f"Srivatsa–Hicks {variant}", attack, settings, pair_dir,
          (seeds, seeds_file, discover), output, json_out, unit)  # fmt: skip

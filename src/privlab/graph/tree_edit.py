@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import InputError
+from privlab.progress import ProgressFn
 
 
 @dataclass(frozen=True)
@@ -112,12 +113,19 @@ class TreeEdit:
         return np.stack([t1.nodes[self.mapping[:, 0]], t2.nodes[self.mapping[:, 1]]], axis=1)
 
 
-def tree_edit_distance(t1: OrderedTree, t2: OrderedTree, *, mapping: bool = True) -> TreeEdit:
+def tree_edit_distance(
+    t1: OrderedTree,
+    t2: OrderedTree,
+    *,
+    mapping: bool = True,
+    progress: ProgressFn | None = None,
+) -> TreeEdit:
     """Unit-cost ordered tree edit distance of ``t1`` and ``t2`` and (``mapping``) an
-    optimal mapping (module docstring for the algorithm and its cost)."""
+    optimal mapping (module docstring for the algorithm and its cost).
+    ``progress(done, total)``: T1's non-leaf keyroots done, after each."""
     if t1.size == 0 or t2.size == 0:
         raise InputError("tree edit distance: both trees need at least one node")
-    td = _tree_distances(t1, t2)
+    td = _tree_distances(t1, t2, progress)
     dist = int(td[t1.size - 1, t2.size - 1])
     if not mapping:
         return TreeEdit(dist, np.zeros((0, 2), dtype=np.int64), 0)
@@ -138,7 +146,9 @@ def _leaf_distances(ta: OrderedTree, tb: OrderedTree) -> tuple[np.ndarray, np.nd
     return leaves, size[:, None] - has[:, inv].astype(np.int64)
 
 
-def _tree_distances(t1: OrderedTree, t2: OrderedTree) -> np.ndarray:
+def _tree_distances(
+    t1: OrderedTree, t2: OrderedTree, progress: ProgressFn | None = None
+) -> np.ndarray:
     """The (|T1| × |T2|) int32 table of distances between all subtree pairs that Zhang–
     Shasha needs (every pair whose nodes lie on the leftmost paths of a keyroot pair)."""
     n1, n2 = t1.size, t2.size
@@ -151,9 +161,11 @@ def _tree_distances(t1: OrderedTree, t2: OrderedTree) -> np.ndarray:
     kr2 = t2.keyroots()
     kr1 = kr1[t1.lld[kr1] != kr1]  # leaf keyroots are done in closed form
     kr2 = kr2[t2.lld[kr2] != kr2]
-    for i in kr1.tolist():
+    for done, i in enumerate(kr1.tolist(), 1):
         for j in kr2.tolist():
             _forest(t1, t2, i, j, td, store=True)
+        if progress is not None:
+            progress(done, kr1.size)
     return td
 
 

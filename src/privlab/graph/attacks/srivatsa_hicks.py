@@ -92,8 +92,9 @@ def srivatsa_hicks(
     ``max_nodes`` nodes) or ``"subgraph"`` (``min_common`` ≥ 1; at most ``max_cells``
     node pairs).  ``seeds``, ``truth`` as in :func:`~privlab.graph.attacks.propagation.
     propagate`.  ``rounds``: DV's blocks, the tree pairs aligned, or the pairs matched
-    (seeds included).  ``progress(done, total)``: DV's, tree pairs aligned of ``trees``, or
-    G1 nodes mapped of |V1|.
+    (seeds included).  ``progress(done, total)``: DV's; for spanning-tree, thousandths of
+    the alignments (1000 per tree pair, advancing keyroot by keyroot); for subgraph, G1
+    nodes mapped of |V1|.
     """
     check_choice(variant, "variant", VARIANTS)
     if variant == "distance-vector":
@@ -131,11 +132,17 @@ def _spanning_trees(g1, g2, seeds, trees, seed, max_nodes, truth, progress) -> M
         k = int(order[t])
         a = random_bfs_tree(g1, int(s[k, 0]), lab1, rng)
         b = random_bfs_tree(g2, int(s[k, 1]), lab2, rng)
-        edit = tree_edit_distance(a, b)
+        step = None
+        if progress is not None:
+
+            def step(done: int, total: int, t: int = t) -> None:
+                progress(t * 1000 + 1000 * done // max(total, 1), nt * 1000)
+
+        edit = tree_edit_distance(a, b, progress=step)
         if best is None or edit.distance < best[0]:
             best = (edit.distance, edit.node_pairs(a, b))
         if progress is not None:
-            progress(t + 1, nt)
+            progress((t + 1) * 1000, nt * 1000)
     assert best is not None
     pairs = best[1]
     free = (map12[pairs[:, 0]] < 0) & (map21[pairs[:, 1]] < 0)
