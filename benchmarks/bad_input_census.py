@@ -61,6 +61,7 @@ ENTRY_POINTS = (
     "graph attack pfg",
     "graph attack cut",
     "graph attack jls", "graph attack jlsb",
+    "graph attack sh",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -846,6 +847,16 @@ def cases() -> list[Case]:
                ("unknown order", ["--order", "max"]), ("order empty", ["--order", ""]),
                ("order in capitals", ["--order", "MOST-MARKS"]),
                ("order without a value", ["--order"])],
+        "sh": [("unknown variant", ["--variant", "rst"]), ("variant empty", ["--variant", ""]),
+               ("trees 0", ["--variant", "spanning-tree", "--trees", "0"]),
+               ("trees text", ["--variant", "spanning-tree", "--trees", "x"]),
+               ("max-nodes below the graph", ["--variant", "spanning-tree", "--max-nodes", "3"]),
+               ("max-nodes 0", ["--variant", "spanning-tree", "--max-nodes", "0"]),
+               ("min-common 0", ["--variant", "subgraph", "--min-common", "0"]),
+               ("min-common text", ["--variant", "subgraph", "--min-common", "two"]),
+               ("seed text", ["--variant", "spanning-tree", "--seed", "x"]),
+               ("dv keep above block", ["--block", "5", "--keep", "6"]),
+               ("dv unknown mode", ["--mode", "heap"])],
     }
     for name, own in seeded_options.items():
         cmd = f"graph attack {name}"

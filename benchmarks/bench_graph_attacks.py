@@ -88,6 +88,7 @@ class AttackRow:
     note: str = ""
     secgraph_g2_first: bool = False
     relabelled: bool = False
+    jar: str = ""  # "rst": SecGraph built with APTED for RST (benchmarks/secgraph/build_rst.sh)
 
 
 # fmt: off
@@ -223,6 +224,27 @@ ATTACKS: tuple[AttackRow, ...] = (
         "graph attack jlsb {pair} --block 100 --keep 10", "privlab.graph.attacks.ji:jlsb",
         SG_JLSB, "SJCCS2014 (not in AttackTimer)",
         note="SecGraph's SJCCS2014 cannot run without seeds", secgraph_g2_first=True,
+    ),
+    AttackRow(
+        "sh", "Srivatsa–Hicks, distance-vector variant (block 100, keep 10) vs SecGraph DV",
+        "graph attack sh {pair} --seeds-file {seeds_csv} --variant distance-vector --block 100 "
+        "--keep 10 --mode queue",
+        "privlab.graph.attacks.srivatsa_hicks:srivatsa_hicks",
+        "-m d -a DV -gA {gA} -gB {gB} -seed {seeds_txt} -bSize 100 -nKeep 10 -am queue -gO {out}",
+        "DV {gA} {gB} {seeds_txt} {out} 100 10 queue",
+        note="SH as Sharad's Table 5.9 runs it: SecGraph's DV under the name SH",
+        secgraph_g2_first=True,
+    ),
+    AttackRow(
+        "sh-rst", "Srivatsa–Hicks, randomized spanning trees (4 trees)",
+        "graph attack sh {pair} --seeds-file {seeds_csv} --variant spanning-tree --trees 4 "
+        "--seed 0",
+        "privlab.graph.attacks.srivatsa_hicks:srivatsa_hicks",
+        "-m d -a RST -gA {gA} -gB {gB} -seed {seeds_txt} -n 4 -gO {out}",
+        "RST",  # not in privlab.AttackTimer: --attack-only reports it as failed
+        note="SecGraph's RST built against APTED through our adapter (build_rst.sh); it "
+        "aligns all 4 × 4 tree pairs, privlab the 4 pairs rooted at the same landmark pair",
+        jar="rst",
     ),
 )
 # fmt: on
@@ -368,6 +390,9 @@ def parse_secgraph_mapping(text: str, *, g2_first: bool = False) -> SecGraphMapp
                 out.reported_correct, out.reported_mapped = int(r), int(size)
                 out.reported_n1, out.reported_n2 = int(tail[1]), int(tail[2])
                 continue
+        if line.startswith("number correct = ") and parts[-1].isdigit():  # RST's last line
+            out.reported_correct = int(parts[-1])
+            continue
         raise ValueError(f"line {number}: not a SecGraph mapping line: {line[:80]!r}")
     return out
 
@@ -540,8 +565,9 @@ class Bench:
         cmd = [self.java, "-cp", str(self.jar), "privlab.AttackTimer", *argv]
         return timed(cmd, self.work, tag, timeout, None)
 
-    def secgraph(self, argv: list[str], tag: str, timeout: float) -> Timed:
-        return timed([self.java, "-jar", str(self.jar), *argv], self.work, tag, timeout, None)
+    def secgraph(self, argv: list[str], tag: str, timeout: float, jar: str = "") -> Timed:
+        path = self.args.secgraph_rst_jar if jar == "rst" else str(self.jar)
+        return timed([self.java, "-jar", path, *argv], self.work, tag, timeout, None)
 
     def _files(self, suffix: str) -> dict[str, str]:
         return {
@@ -734,7 +760,9 @@ class Bench:
         if self.args.attack_only:
             t = self.timer(fmt(row.timer, fill), f"sg-{row.key}", self.args.timeout)
         else:
-            t = self.secgraph(fmt(row.secgraph, fill), f"sg-{row.key}", self.args.timeout)
+            t = self.secgraph(
+                fmt(row.secgraph, fill), f"sg-{row.key}", self.args.timeout, jar=row.jar
+            )
         if t.code or not sg_out.is_file():
             said = t.stdout.read_text(errors="replace") + t.stderr.read_text(errors="replace")
             tail = (said.strip().splitlines() or [""])[-1]
@@ -988,6 +1016,13 @@ def main(argv: list[str] | None = None) -> None:
         help="comma-separated: " + ", ".join(r.key for r in SCHEMES),
     )
     ap.add_argument("--no-schemes", action="store_true")
+    ap.add_argument(
+        "--secgraph-rst-jar",
+        default=os.environ.get(
+            "SECGRAPH_RST_JAR", "/work/secgraph-extra/sh/build/secgraph-rst.jar"
+        ),
+        help="SecGraph built with APTED for its RST attack (benchmarks/secgraph/build_rst.sh)",
+    )
     ap.add_argument(
         "--quick", action="store_true", help="NS θ = 1 (both pairs) and the schemes only"
     )

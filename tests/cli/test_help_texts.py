@@ -37,6 +37,7 @@ NOT_USED_UNLESS_GIVEN = {
     "graph attack jls": {"--seeds", "--seeds-file", "--discover", "--aux-centrality",
                          "--san-centrality"},
     "graph attack jlsb": {"--seeds", "--seeds-file", "--discover"},
+    "graph attack sh": {"--seeds", "--seeds-file", "--discover"},
     "audit": {"--qi", "--sensitive", "--hierarchy", "--columns"},
     "demo": {"--output", "--write-examples"},
 }  # fmt: skip
@@ -124,6 +125,7 @@ WITH_PROGRESS = [
     "graph attack pfg",
     "graph attack cut",
     "graph attack jls", "graph attack jlsb",
+    "graph attack sh",
 ]  # fmt: skip
 
 

@@ -136,6 +136,8 @@ CASES = [
     ("pfg", "graph attack pfg", lambda ex: [ex / "pair"], [], True),
     ("jls", "graph attack jls", lambda ex: [ex / "pair", "--seeds", "30"], [], True),
     ("jlsb", "graph attack jlsb", lambda ex: [ex / "pair"], [], True),
+    ("sh", "graph attack sh", lambda ex: [ex / "pair", "--seeds", "30", "--variant", "subgraph"],
+     [], True),
     ("obfuscation", "graph attack obfuscation", lambda ex: [
         ex / "social.txt", ex / "rad.txt"], [], True),
     ("links", "graph attack links", lambda ex: [ex / "social.txt", ex / "rad.txt"], [], True),

@@ -114,3 +114,9 @@ def test_argv_templates_keep_paths_with_spaces_whole(bench):
     for row in bench.SCHEMES:
         bench.fmt(row.privlab, fill)
         bench.fmt(row.secgraph, fill)
+
+
+def test_rst_output_ends_with_its_count_line(bench):
+    # RandomizedSpanningTree writes its aligned pairs g1 g2, then "number correct = N"
+    m = bench.parse_secgraph_mapping("4 7\n5 5\nnumber correct = 1\n")
+    assert m.pairs == {4: 7, 5: 5} and m.reported_correct == 1 and m.reported_mapped is None

@@ -46,6 +46,7 @@ from privlab.cli.graph_perturb_schemes import SCHEMES as PERTURB_SCHEMES
 from privlab.cli.graph_perturb_schemes import refuse_foreign
 from privlab.cli.graph_pfg import pfg as _pfg  # noqa: F401  (registers pfg)
 from privlab.cli.graph_seeded import kl as _kl  # noqa: F401  (registers kl, dv, yg)
+from privlab.cli.graph_sh import sh as _sh  # noqa: F401  (registers sh)
 from privlab.errors import ConfigError
 from privlab.graph.core import Graph, read_graph, write_graph
 from privlab.io.outputs import Output, is_stdout

@@ -46,11 +46,12 @@ def _run(
     seeding_options: tuple[int | None, Path | None, int | None],
     output: Path | None,
     json_out: bool,
+    unit: str = "aux nodes mapped",
 ) -> None:
     """Seeds, the attack (``attack(aux, san, seed_pairs, truth=…, progress=…)``), the
     mapping CSV and the summary — the same steps and payload as ``propagate``."""
     pair, seed_pairs, seeding = seeded_inputs(pair_dir, *seeding_options, output, json_out)
-    with progress_bar(f"{title} from {seed_pairs.shape[0]} seeds", "aux nodes mapped") as bar:
+    with progress_bar(f"{title} from {seed_pairs.shape[0]} seeds", unit) as bar:
         result = attack(pair.aux, pair.san, seed_pairs, truth=pair.truth_array(), progress=bar)
     payload = {"pair": str(pair_dir), "seeding": seeding, **result.to_dict()}
     write_mapping(result.pairs(), output, payload)
@@ -104,6 +105,17 @@ def kl(
          output, json_out)  # fmt: skip
 
 
+DV_BLOCK_OPT = typer.Option(
+    100, "--block", min=1, help="Nodes per side in one assignment (SecGraph's -bSize)."
+)
+DV_KEEP_OPT = typer.Option(
+    10, "--keep", min=1, help="Best pairs matched per block (SecGraph's -nKeep), ≤ --block."
+)
+DV_MODE_OPT = typer.Option(
+    "queue", "--mode", help="Where unmatched nodes go back: queue (end) or stack (front)."
+)
+
+
 @attack_app.command("dv")
 @exits_on_bad_input
 def dv(
@@ -111,15 +123,9 @@ def dv(
     seeds: int | None = SEEDS_OPT,
     seeds_file: Path | None = SEEDS_FILE_OPT,
     discover: int | None = DISCOVER_OPT,
-    block: int = typer.Option(
-        100, "--block", min=1, help="Nodes per side in one assignment (SecGraph's -bSize)."
-    ),
-    keep: int = typer.Option(
-        10, "--keep", min=1, help="Best pairs matched per block (SecGraph's -nKeep), ≤ --block."
-    ),
-    mode: str = typer.Option(
-        "queue", "--mode", help="Where unmatched nodes go back: queue (end) or stack (front)."
-    ),
+    block: int = DV_BLOCK_OPT,
+    keep: int = DV_KEEP_OPT,
+    mode: str = DV_MODE_OPT,
     output: Path | None = MAPPING_OUT_OPT,
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
     quiet: Quiet = False,

@@ -1,0 +1,237 @@
+"""Ordered tree edit distance with its optimal node mapping (Zhang & Shasha, 1989).
+
+Used by the randomized-spanning-tree variant of the Srivatsa–Hicks attack
+(:mod:`privlab.graph.attacks.srivatsa_hicks`), which SecGraph runs through RTED, Pawlik &
+Augsten's *robust* tree edit distance (PVLDB 5(4), 2011).  RTED and Zhang–Shasha compute
+the same distance (the minimum number of node deletions, insertions and relabellings turning
+one ordered labelled tree into the other, here each of cost 1); RTED only chooses a
+decomposition strategy that is never worse than Zhang–Shasha's left paths.  privlab uses
+Zhang & Shasha's algorithm (*Simple fast algorithms for the editing distance between trees
+and related problems*, SIAM J. Comput. 18(6), 1989), with its rows vectorized:
+
+* Nodes are numbered in postorder; ``lld[x]`` is x's leftmost leaf descendant; the
+  *keyroots* are the root and every node that is not its parent's first child.
+* For each pair of keyroots (i, j) the forest distances between the prefixes of the two
+  subtrees are filled row by row.  A row needs the row above (deletion), the same row to
+  its left (insertion) and, diagonally, either a relabelling (both nodes on the keyroots'
+  leftmost paths) or an earlier tree distance.  The left-to-right dependency with unit
+  insertion cost is a running minimum, ``f[c] = c + min_{k ≤ c}(a[k] − k)``, so each row
+  is a handful of numpy operations.
+* A keyroot that is a leaf needs no table: the distance between any subtree F and a single
+  node y is |F| − 1 if F holds a node labelled like y, else |F|; these are filled in closed
+  form for every leaf at once.
+
+:func:`tree_edit_distance` returns the distance and a minimum-cost mapping (pairs of nodes
+kept or relabelled), recovered by walking back through the recomputed forest tables.
+
+Cost: O(|T1|·|T2|·min(depth₁, leaves₁)·min(depth₂, leaves₂)) time in the worst case, in
+about Σ_{keyroot pairs} |subtree(i)| numpy row operations; O(|T1|·|T2|) memory (the tree
+distance table, 4 bytes a cell).  The mapping walk recomputes at most the tables it
+visits, no more than the distance itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from privlab.errors import InputError
+from privlab.progress import ProgressFn
+
+
+@dataclass(frozen=True)
+class OrderedTree:
+    """An ordered labelled tree in postorder.
+
+    ``nodes[p]``: the caller's id of the p-th node in postorder; ``labels[p]``: its label
+    (an integer; equal labels relabel for free); ``lld[p]``: the postorder index of its
+    leftmost leaf descendant.  The root is the last node.
+    """
+
+    nodes: np.ndarray
+    labels: np.ndarray
+    lld: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return int(self.nodes.size)
+
+    def keyroots(self) -> np.ndarray:
+        """The root and every node that is not the first child of its parent, ascending:
+        for each distinct ``lld`` its highest node."""
+        last = np.full(self.size, -1, dtype=np.int64)
+        last[self.lld] = np.arange(self.size)  # postorder ascends: the highest wins
+        return np.sort(last[last >= 0])
+
+
+def ordered_tree(root: int, children: dict[int, list[int]] | Any, labels: Any) -> OrderedTree:
+    """The :class:`OrderedTree` of ``root``'s tree; ``children[v]``: v's children in order
+    (a dict or a sequence indexed by node); ``labels[v]``: v's integer label (a mapping or
+    an array indexed by node).  Iterative, O(size)."""
+    order: list[int] = []
+    lld: list[int] = []
+    stack: list[tuple[int, int]] = [(int(root), 0)]
+    first: list[int] = []  # postorder index of each open node's first descendant leaf
+    while stack:
+        v, k = stack.pop()
+        kids = children.get(v, ()) if isinstance(children, dict) else children[v]
+        if k == 0:
+            first.append(-1)
+        if k < len(kids):
+            stack.append((v, k + 1))
+            stack.append((int(kids[k]), 0))
+            continue
+        me = len(order)
+        f = first.pop()
+        if f < 0:
+            f = me
+        order.append(v)
+        lld.append(f)
+        if first and first[-1] < 0:
+            first[-1] = f
+    try:
+        lab = np.array([int(labels[v]) for v in order], dtype=np.int64)
+    except (KeyError, IndexError, TypeError, ValueError):
+        raise InputError("tree labels: give an integer label for every node of the tree") from None
+    return OrderedTree(np.array(order, dtype=np.int64), lab, np.array(lld, dtype=np.int64))
+
+
+@dataclass(frozen=True)
+class TreeEdit:
+    """``distance``: the unit-cost tree edit distance; ``mapping``: (k × 2) postorder index
+    pairs kept or relabelled by one optimal edit script; ``relabelled``: how many of them
+    change the label."""
+
+    distance: int
+    mapping: np.ndarray
+    relabelled: int
+
+    def node_pairs(self, t1: OrderedTree, t2: OrderedTree) -> np.ndarray:
+        """The mapping as the caller's node ids, (k × 2)."""
+        return np.stack([t1.nodes[self.mapping[:, 0]], t2.nodes[self.mapping[:, 1]]], axis=1)
+
+
+def tree_edit_distance(
+    t1: OrderedTree,
+    t2: OrderedTree,
+    *,
+    mapping: bool = True,
+    progress: ProgressFn | None = None,
+) -> TreeEdit:
+    """Unit-cost ordered tree edit distance of ``t1`` and ``t2`` and (``mapping``) an
+    optimal mapping (module docstring for the algorithm and its cost).
+    ``progress(done, total)``: T1's non-leaf keyroots done, after each."""
+    if t1.size == 0 or t2.size == 0:
+        raise InputError("tree edit distance: both trees need at least one node")
+    td = _tree_distances(t1, t2, progress)
+    dist = int(td[t1.size - 1, t2.size - 1])
+    if not mapping:
+        return TreeEdit(dist, np.zeros((0, 2), dtype=np.int64), 0)
+    pairs = _walk_back(t1, t2, td)
+    relab = int(np.count_nonzero(t1.labels[pairs[:, 0]] != t2.labels[pairs[:, 1]]))
+    return TreeEdit(dist, pairs, relab)
+
+
+def _leaf_distances(ta: OrderedTree, tb: OrderedTree) -> tuple[np.ndarray, np.ndarray]:
+    """For every leaf y of ``tb``: the distances from every subtree of ``ta`` to y alone,
+    |F| − 1 if F holds a node labelled like y, else |F|.  (leaves of tb, (|ta| × leaves))."""
+    leaves = np.flatnonzero(tb.lld == np.arange(tb.size))
+    size = np.arange(ta.size) - ta.lld + 1
+    uniq, inv = np.unique(tb.labels[leaves], return_inverse=True)
+    hit = ta.labels[:, None] == uniq[None, :]  # (|ta| × distinct leaf labels)
+    cum = np.vstack([np.zeros((1, uniq.size), dtype=np.int64), np.cumsum(hit, axis=0)])
+    has = (cum[1:] - cum[ta.lld]) > 0  # a node with that label in [lld[x], x]
+    return leaves, size[:, None] - has[:, inv].astype(np.int64)
+
+
+def _tree_distances(
+    t1: OrderedTree, t2: OrderedTree, progress: ProgressFn | None = None
+) -> np.ndarray:
+    """The (|T1| × |T2|) int32 table of distances between all subtree pairs that Zhang–
+    Shasha needs (every pair whose nodes lie on the leftmost paths of a keyroot pair)."""
+    n1, n2 = t1.size, t2.size
+    td = np.zeros((n1, n2), dtype=np.int32)
+    leaves2, d12 = _leaf_distances(t1, t2)
+    td[:, leaves2] = d12
+    leaves1, d21 = _leaf_distances(t2, t1)
+    td[leaves1, :] = d21.T
+    kr1 = t1.keyroots()
+    kr2 = t2.keyroots()
+    kr1 = kr1[t1.lld[kr1] != kr1]  # leaf keyroots are done in closed form
+    kr2 = kr2[t2.lld[kr2] != kr2]
+    for done, i in enumerate(kr1.tolist(), 1):
+        for j in kr2.tolist():
+            _forest(t1, t2, i, j, td, store=True)
+        if progress is not None:
+            progress(done, kr1.size)
+    return td
+
+
+def _forest(
+    t1: OrderedTree, t2: OrderedTree, i: int, j: int, td: np.ndarray, *, store: bool
+) -> np.ndarray:
+    """The forest distance table of subtrees i and j (row r: T1's nodes lld[i] … lld[i]+r−1;
+    column c likewise in T2); with ``store``, the tree distances of the leftmost-path pairs
+    go into ``td``.  One numpy row at a time."""
+    li, lj = int(t1.lld[i]), int(t2.lld[j])
+    nr, nc = i - li + 1, j - lj + 1
+    ys = np.arange(lj, j + 1)
+    ly = t2.lld[ys] - lj  # column of each y's leftmost leaf, minus one, in the table
+    ypath = ly == 0
+    lab2 = t2.labels[ys]
+    ramp = np.arange(nc + 1)
+    fd = np.empty((nr + 1, nc + 1), dtype=np.int64)
+    fd[0] = ramp
+    for r in range(1, nr + 1):
+        x = li + r - 1
+        lx = int(t1.lld[x]) - li
+        prev = fd[r - 1]
+        jump = fd[lx][ly] + td[x, lj : j + 1]
+        # x on i's leftmost path: relabel where y is on j's too
+        diag = np.where(ypath, prev[:-1] + (lab2 != t1.labels[x]), jump) if lx == 0 else jump
+        a = np.empty(nc + 1, dtype=np.int64)
+        a[0] = r
+        np.minimum(prev[1:] + 1, diag, out=a[1:])
+        fd[r] = ramp + np.minimum.accumulate(a - ramp)
+        if store and lx == 0:
+            cols = np.flatnonzero(ypath)
+            td[x, lj + cols] = fd[r, 1 + cols]
+    return fd
+
+
+def _walk_back(t1: OrderedTree, t2: OrderedTree, td: np.ndarray) -> np.ndarray:
+    """One optimal mapping: from the root pair, walk each recomputed forest table back;
+    a diagonal step between leftmost-path nodes maps them, one elsewhere opens the subtree
+    pair (x, y) as a new table.  Matching steps are preferred over deletions/insertions."""
+    out: list[tuple[int, int]] = []
+    todo = [(t1.size - 1, t2.size - 1)]
+    while todo:
+        i, j = todo.pop()
+        li, lj = int(t1.lld[i]), int(t2.lld[j])
+        fd = _forest(t1, t2, i, j, td, store=False)
+        r, c = i - li + 1, j - lj + 1
+        while r > 0 and c > 0:
+            x, y = li + r - 1, lj + c - 1
+            lx, ly = int(t1.lld[x]) - li, int(t2.lld[y]) - lj
+            here = fd[r, c]
+            if lx == 0 and ly == 0:
+                if here == fd[r - 1, c - 1] + int(t1.labels[x] != t2.labels[y]):
+                    out.append((x, y))
+                    r, c = r - 1, c - 1
+                    continue
+            elif here == fd[lx, ly] + td[x, y]:
+                todo.append((x, y))
+                r, c = lx, ly
+                continue
+            if here == fd[r - 1, c] + 1:
+                r -= 1
+            else:
+                c -= 1
+    if not out:
+        return np.zeros((0, 2), dtype=np.int64)
+    return np.array(sorted(out), dtype=np.int64)
+
+
+__all__ = ["OrderedTree", "TreeEdit", "ordered_tree", "tree_edit_distance"]
