@@ -61,7 +61,9 @@ def test_seed_communities_majority_vote_and_one_to_one():
     # skipped (1 mapped), (2,2)
     assert cmap.tolist() == [1, 0, 2]
     # two G1 communities voting for the same G2 community: only the stronger gets it
-    cmap = seed_communities(np.array([0, 0, 1]), np.array([0, 0, 0]), np.array([[0, 0], [1, 1], [2, 2]]))
+    cmap = seed_communities(
+        np.array([0, 0, 1]), np.array([0, 0, 0]), np.array([[0, 0], [1, 1], [2, 2]])
+    )
     assert cmap.tolist() == [0, -1]
 
 
@@ -115,7 +117,7 @@ def test_two_communities_seeds_in_one():
     assert r.wrong == 0 and r.mapped == 60  # an isomorphic copy of an asymmetric graph
     # the planted partition is what igraph finds
     found = detect_communities(g1, "louvain")
-    assert len(set(zip(found.tolist(), memb1.tolist()))) == 2
+    assert len(set(zip(found.tolist(), memb1.tolist(), strict=True))) == 2
 
 
 def test_low_seed_regime_community_step_helps():

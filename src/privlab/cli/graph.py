@@ -41,9 +41,9 @@ from privlab.cli.graph_attack import (
     write_pair_dir,
 )
 from privlab.cli.graph_generalize import generalize
+from privlab.cli.graph_nka import nka_command as _nka  # noqa: F401  (registers nka)
 from privlab.cli.graph_perturb_schemes import SCHEMES as PERTURB_SCHEMES
 from privlab.cli.graph_perturb_schemes import refuse_foreign
-from privlab.cli.graph_nka import nka_command as _nka  # noqa: F401  (registers nka)
 from privlab.cli.graph_seeded import kl as _kl  # noqa: F401  (registers kl, dv, yg)
 from privlab.errors import ConfigError
 from privlab.graph.core import Graph, read_graph, write_graph

@@ -465,8 +465,8 @@ def _memberships(communities: Any, n1: int, n2: int) -> tuple[np.ndarray, np.nda
 __all__ = [
     "METHODS",
     "NKAResult",
-    "community_graph",
     "clique_seeds",
+    "community_graph",
     "community_propagation",
     "detect_communities",
     "nka",
