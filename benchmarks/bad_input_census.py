@@ -54,7 +54,8 @@ ENTRY_POINTS = (
     "table query", "dp release", "dp params", "dp safe-kanon", "graph anonymize",
     "graph pair", "graph utility", "graph attack refine", "graph attack h1-risk",
     "graph attack subgraph", "graph attack active", "graph attack propagate",
-    "graph attack kl", "graph attack dv", "graph attack yg", "graph attack learned",
+    "graph attack kl", "graph attack dv", "graph attack yg", "graph attack nka",
+    "graph attack learned",
     "graph attack obfuscation", "graph attack links", "graph attack group",
     "graph attack passive", "audit", "report", "bench", "demo", "graph generalize",
 )  # fmt: skip
@@ -776,6 +777,15 @@ def cases() -> list[Case]:
                ("unknown order", ["--order", "max"]), ("order empty", ["--order", ""]),
                ("order in capitals", ["--order", "MOST-MARKS"]),
                ("order without a value", ["--order"])],
+        "nka": [("theta -1", ["--theta", "-1"]), ("theta nan", ["--theta", "nan"]),
+                ("community theta -0.5", ["--community-theta", "-0.5"]),
+                ("community theta text", ["--community-theta", "x"]),
+                ("unknown communities", ["--communities", "girvan"]),
+                ("communities empty", ["--communities", ""]),
+                ("communities in capitals", ["--communities", "INFOMAP"]),
+                ("trials 0", ["--trials", "0"]), ("seed text", ["--seed", "x"]),
+                ("seed cliques and --seeds", ["--seed-cliques", "2"]),
+                ("enrich with a value", ["--enrich", "yes"])],
     }
     for name, own in seeded_options.items():
         cmd = f"graph attack {name}"
@@ -792,6 +802,14 @@ def cases() -> list[Case]:
             ("-o - with --json", ["--seeds", "3", "-o", "-", "--json"]),
             *[(label, ["--seeds", "3", *extra]) for label, extra in own],
         ])  # fmt: skip
+    out += _options("graph attack nka", ["graph", "attack", "nka", "{d}/pair"], [  # 4-clique seeds
+        ("seed cliques 0", ["--seed-cliques", "0"]), ("seed cliques text", ["--seed-cliques", "x"]),
+        ("seed cliques more than the graph has", ["--seed-cliques", "500"]),
+        ("seed cliques and --discover", ["--seed-cliques", "2", "--discover", "3"]),
+        ("seed cliques and --discover-clique", ["--seed-cliques", "2", "--discover-clique", "3"]),
+        ("seed cliques -o PAIR/truth.csv", ["--seed-cliques", "1", "-o", "{d}/pair/truth.csv"]),
+        ("seed cliques -o - with --json", ["--seed-cliques", "1", "-o", "-", "--json"]),
+    ])  # fmt: skip
     learned = ["graph", "attack", "learned", "{d}/pair", "--seed", "1"]
     out += pair_cases("graph attack learned", learned)
     out += _options("graph attack learned", learned, [

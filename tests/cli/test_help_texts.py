@@ -34,6 +34,7 @@ NOT_USED_UNLESS_GIVEN = {
     "graph attack kl": {"--seeds", "--seeds-file", "--discover"},
     "graph attack dv": {"--seeds", "--seeds-file", "--discover"},
     "graph attack yg": {"--seeds", "--seeds-file", "--discover"},
+    "graph attack nka": {"--seeds", "--seeds-file", "--discover", "--seed-cliques"},
     "audit": {"--qi", "--sensitive", "--hierarchy", "--columns"},
     "demo": {"--output", "--write-examples"},
 }  # fmt: skip
@@ -115,7 +116,7 @@ WITH_PROGRESS = [
     "graph attack active", "graph attack propagate", "graph attack learned", "audit",
     "report", "bench", "demo", "graph attack obfuscation", "graph attack links",
     "graph attack group", "graph attack passive", "graph attack kl", "graph attack dv",
-    "graph attack yg",
+    "graph attack yg", "graph attack nka",
 ]  # fmt: skip
 
 

@@ -133,6 +133,8 @@ CASES = [
     ("kl", "graph attack kl", lambda ex: [ex / "pair", "--seeds", "30"], [], True),
     ("dv", "graph attack dv", lambda ex: [ex / "pair", "--seeds", "30"], [], True),
     ("yg", "graph attack yg", lambda ex: [ex / "pair", "--seeds", "30"], [], True),
+    ("nka", "graph attack nka", lambda ex: [ex / "pair", "--seeds", "30", "--communities",
+                                            "louvain"], [], True),
     ("obfuscation", "graph attack obfuscation", lambda ex: [
         ex / "social.txt", ex / "rad.txt"], [], True),
     ("links", "graph attack links", lambda ex: [ex / "social.txt", ex / "rad.txt"], [], True),
