@@ -127,7 +127,8 @@ def main() -> int:
     out = work / "pl.csv"
     argv = ["graph", "attack", "nka", str(args.pair), "--seeds-file", files["nka_seeds_csv"],
             "--communities", "infomap", "--trials", str(args.trials), "--seed", str(args.seed),
-            "--enrich" if args.enrich else "--no-enrich", "-o", str(out), "--json", "--quiet"]  # fmt: skip
+            "--enrich" if args.enrich else "--no-enrich", "-o", str(out), "--json",
+            "--quiet"]  # fmt: skip
     t = timed([sys.executable, "-c", WRAPPER, "privlab.graph.attacks.nka:nka", *argv], work,
               "pl", args.timeout, env)  # fmt: skip
     if t.code:
