@@ -86,6 +86,7 @@ class AttackRow:
     note: str = ""
     secgraph_g2_first: bool = False
     relabelled: bool = False
+    secgraph_main: str = ""  # run `java -cp jar MAIN` (our harness) instead of the CLI / timer
 
 
 # fmt: off
@@ -96,6 +97,11 @@ PL_NS = "graph attack propagate {pair} --seeds-file {seeds_csv} --theta %s"
 SG_KL = "-m d -a Reconciliation -gA {gA} -gB {gB} -seed {seeds_txt} -nTest 100 -gO {out}"
 TIMER_KL = "Reconciliation {gA} {gB} {seeds_txt} {out} 100"
 KL_FN = "privlab.graph.attacks.reconciliation:reconcile"
+
+NKA_FN = "privlab.graph.attacks.nka:nka"
+NKA_PL = ("graph attack nka {pair} --seeds-file {nka_seeds_csv} --communities infomap "
+          "--trials 10 --seed 0 %s")
+NKA_SG = "{nka_base1} {nka_base2} {nka_cliques} {nka_dir} {nka_nseeds} {out}"
 
 ATTACKS: tuple[AttackRow, ...] = (
     AttackRow(
@@ -155,6 +161,19 @@ ATTACKS: tuple[AttackRow, ...] = (
         "Percolation {gA} {gB} {seeds_txt} {out} 2",
         note="SecGraph matches a pair once it has MORE than nKeep marks (-nKeep 2 is r = 3), "
         "in an order drawn from an unseeded java.util.Random (each run differs)",
+    ),
+    AttackRow(
+        "nka", "NKA (Nilizadeh et al.), 4 known 4-cliques = 16 seeds, Infomap, with the "
+        "authors' seed enrichment",
+        NKA_PL % "--enrich", NKA_FN, NKA_SG, NKA_SG, secgraph_main="privlab.CommunityTimer",
+        note="SecGraph's -a Community = the authors' Comm_Enhanced (real source, DEANON_SRC "
+        "build), run by our harness privlab.CommunityTimer; same 4-clique seeds and the same "
+        "igraph Infomap communities for both (benchmarks/bench_nka.py)",
+    ),
+    AttackRow(
+        "nka-plain", "NKA, privlab's default (no enrichment) vs the authors' code",
+        NKA_PL % "--no-enrich", NKA_FN, NKA_SG, NKA_SG, secgraph_main="privlab.CommunityTimer",
+        note="privlab without the enrichment step (its default); SecGraph's run as row nka",
     ),
 )
 # fmt: on
@@ -429,8 +448,8 @@ class Bench:
         head = [sys.executable, "-c", WRAPPER, fn] if fn else [sys.executable, "-m", "privlab"]
         return timed([*head, *argv], self.work, tag, timeout, self.env)
 
-    def timer(self, argv: list[str], tag: str, timeout: float) -> Timed:
-        cmd = [self.java, "-cp", str(self.jar), "privlab.AttackTimer", *argv]
+    def timer(self, argv: list[str], tag: str, timeout: float, main: str = "") -> Timed:
+        cmd = [self.java, "-cp", str(self.jar), main or "privlab.AttackTimer", *argv]
         return timed(cmd, self.work, tag, timeout, None)
 
     def secgraph(self, argv: list[str], tag: str, timeout: float) -> Timed:
@@ -558,7 +577,19 @@ class Bench:
         return pairs
 
     # ------------------------------------------------------------------ attacks
+    def nka_inputs(self) -> dict[str, str]:
+        """The NKA rows' inputs (bench_nka.write_inputs: Pajek graphs, Infomap .tree files,
+        the 4-clique file and the same seeds as CSV), written once."""
+        if not hasattr(self, "_nka_files"):
+            from bench_nka import write_inputs
+
+            self._nka_files = write_inputs(self.pair, self.work / "nka", 4,
+                                           seed=self.args.pair_seed)  # fmt: skip
+        return self._nka_files
+
     def run_attack(self, row: AttackRow) -> dict[str, Any]:
+        if "{nka_" in row.privlab:
+            self.files.update(self.nka_inputs())
         files = self.relabelled_files if row.relabelled else self.files
         fill = dict(files)
         res: dict[str, Any] = {
@@ -620,8 +651,9 @@ class Bench:
         sg_out = self.work / f"sg-{row.key}.txt"
         files = self.relabelled_files if row.relabelled else self.files
         fill = dict(files, out=str(sg_out))
-        if self.args.attack_only:
-            t = self.timer(fmt(row.timer, fill), f"sg-{row.key}", self.args.timeout)
+        if self.args.attack_only or row.secgraph_main:
+            t = self.timer(fmt(row.timer, fill), f"sg-{row.key}", self.args.timeout,
+                           row.secgraph_main)  # fmt: skip
         else:
             t = self.secgraph(fmt(row.secgraph, fill), f"sg-{row.key}", self.args.timeout)
         if t.code or not sg_out.is_file():
@@ -640,7 +672,8 @@ class Bench:
             {
                 "reported_correct": parsed.reported_correct,
                 "reported_mapped": parsed.reported_mapped,
-                "run": "privlab.AttackTimer" if self.args.attack_only else "commandLineMode",
+                "run": row.secgraph_main or ("privlab.AttackTimer" if self.args.attack_only
+                                             else "commandLineMode"),
                 **attack_only(t.stderr),
             },
         )
