@@ -16,44 +16,38 @@ from typing import Any
 import numpy as np
 import typer
 
-from privlab.cli.common import Quiet, exits_on_bad_input, progress_bar, summary_console
-from privlab.cli.graph_attack import (
-    CLIQUE_TOLERANCE_OPT,
-    DISCOVER_CLIQUE_OPT,
-    DISCOVER_OPT,
-    JSON_HELP,
-    MAPPING_OUT_OPT,
-    PAIR_DIR_ARG,
-    SEEDS_FILE_OPT,
-    SEEDS_OPT,
-    _summary_table,
-    attack_app,
-    emit,
-    seeded_inputs,
-    write_mapping,
-)
+from privlab.cli import graph_attack as ga
+from privlab.cli.common import Quiet, exits_on_bad_input
+from privlab.cli.graph_seeded import _run
 from privlab.errors import ConfigError
 
-_SHOWN = ("method", "theta", "enrich", "communities1", "communities2", "communities_mapped",
-          "communities_correct", "before_global", "mapped", "correct", "wrong", "true_pairs",
-          "accuracy", "coverage", "seconds")  # fmt: skip
+_SHOWN = (
+    "method",
+    "theta",
+    "enrich",
+    "communities1",
+    "communities2",
+    "communities_mapped",
+    "communities_correct",
+    "before_global",
+)  # then _run's own: mapped, correct, …
 
 
 def _clique_seeding(
     pair_dir: Path, n_cliques: int, seed: int, others: tuple[Any, ...], output, json_out
 ) -> tuple[Any, np.ndarray, dict[str, Any]]:
     """``--seed-cliques N``: refuse another seeding, then check and read as seeded_inputs."""
-    from privlab.cli.graph_attack import Input, Output, guard_outputs, read_pair_dir
     from privlab.graph.attacks.nka import clique_seeds
+    from privlab.io.outputs import Input, Output
 
     if any(v is not None for v in others):
         raise ConfigError(
             "give one way to seed: --seed-cliques N or one of --seeds, --seeds-file, "
             "--discover, --discover-clique (got --seed-cliques and another)"
         )
-    guard_outputs([Output(output, "-o", stdout_ok=True)], [Input(pair_dir, unit=True)],
+    ga.guard_outputs([Output(output, "-o", stdout_ok=True)], [Input(pair_dir, unit=True)],
                   json_out=json_out)  # fmt: skip
-    pair = read_pair_dir(pair_dir)
+    pair = ga.read_pair_dir(pair_dir)
     truth = pair.truth_array()
     _, pairs = clique_seeds(pair.aux, truth, n_cliques, seed=seed)
     seeding = {"kind": "4-cliques", "cliques": n_cliques, "seeds": int(pairs.shape[0]),
@@ -61,15 +55,15 @@ def _clique_seeding(
     return pair, pairs, seeding
 
 
-@attack_app.command("nka")
+@ga.attack_app.command("nka")
 @exits_on_bad_input
 def nka_command(
-    pair_dir: Path = PAIR_DIR_ARG,
-    seeds: int | None = SEEDS_OPT,
-    seeds_file: Path | None = SEEDS_FILE_OPT,
-    discover: int | None = DISCOVER_OPT,
-    discover_clique: int | None = DISCOVER_CLIQUE_OPT,
-    clique_tolerance: float = CLIQUE_TOLERANCE_OPT,
+    pair_dir: Path = ga.PAIR_DIR_ARG,
+    seeds: int | None = ga.SEEDS_OPT,
+    seeds_file: Path | None = ga.SEEDS_FILE_OPT,
+    discover: int | None = ga.DISCOVER_OPT,
+    discover_clique: int | None = ga.DISCOVER_CLIQUE_OPT,
+    clique_tolerance: float = ga.CLIQUE_TOLERANCE_OPT,
     seed_cliques: int | None = typer.Option(
         None,
         "--seed-cliques",
@@ -96,8 +90,8 @@ def nka_command(
     seed: int = typer.Option(
         0, "--seed", help="Seed of the community detection and of --seed-cliques."
     ),
-    output: Path | None = MAPPING_OUT_OPT,
-    json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
+    output: Path | None = ga.MAPPING_OUT_OPT,
+    json_out: bool = typer.Option(False, "--json", help=ga.JSON_HELP),
     quiet: Quiet = False,
 ) -> None:
     """Community-enhanced de-anonymization (Nilizadeh, Kapadia & Ahn, CCS 2014).
@@ -113,20 +107,39 @@ def nka_command(
 
     check_choice(communities, "--communities", METHODS)
     if seed_cliques is not None:
-        pair, seed_pairs, seeding = _clique_seeding(
-            pair_dir, seed_cliques, seed, (seeds, seeds_file, discover, discover_clique),
-            output, json_out,
-        )  # fmt: skip
+        inputs = _clique_seeding(
+            pair_dir,
+            seed_cliques,
+            seed,
+            (seeds, seeds_file, discover, discover_clique),
+            output,
+            json_out,
+        )
     else:
-        pair, seed_pairs, seeding = seeded_inputs(pair_dir, seeds, seeds_file, discover, output,
-                                                  json_out, discover_clique,
-                                                  clique_tolerance)  # fmt: skip
-    with progress_bar(f"NKA from {seed_pairs.shape[0]} seeds", "aux nodes mapped") as bar:
-        result = nka(pair.aux, pair.san, seed_pairs, theta=theta, community_theta=community_theta,
-                     method=communities, enrich=enrich, seed=seed, trials=trials,
-                     truth=pair.truth_array(), progress=bar)  # fmt: skip
-    payload = {"pair": str(pair_dir), "seeding": seeding, **result.to_dict()}
-    write_mapping(result.pairs(), output, payload)
-    emit(payload, json_out, lambda p: _summary_table(
-        f"{p['pair']}: NKA from {p['seeding']['seeds']} {p['seeding']['kind']} seeds",
-        p, _SHOWN), summary_console(output))  # fmt: skip
+        inputs = ga.seeded_inputs(
+            pair_dir,
+            seeds,
+            seeds_file,
+            discover,
+            output,
+            json_out,
+            discover_clique,
+            clique_tolerance,
+        )
+
+    def attack(g1, g2, s, **kw):
+        return nka(
+            g1,
+            g2,
+            s,
+            theta=theta,
+            community_theta=community_theta,
+            method=communities,
+            enrich=enrich,
+            seed=seed,
+            trials=trials,
+            **kw,
+        )
+
+    _run("NKA", attack, _SHOWN, pair_dir, (seeds, seeds_file, discover), output, json_out,
+         inputs)  # fmt: skip

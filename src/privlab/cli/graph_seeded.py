@@ -46,10 +46,14 @@ def _run(
     seeding_options: tuple[int | None, Path | None, int | None],
     output: Path | None,
     json_out: bool,
+    inputs: tuple[Any, Any, dict[str, Any]] | None = None,
 ) -> None:
     """Seeds, the attack (``attack(aux, san, seed_pairs, truth=…, progress=…)``), the
-    mapping CSV and the summary — the same steps and payload as ``propagate``."""
-    pair, seed_pairs, seeding = seeded_inputs(pair_dir, *seeding_options, output, json_out)
+    mapping CSV and the summary — the same steps and payload as ``propagate``.  ``inputs``:
+    (pair, seed pairs, seeding summary) already made by the caller (``seeding_options`` are
+    then not used)."""
+    pair, seed_pairs, seeding = inputs or seeded_inputs(pair_dir, *seeding_options, output,
+                                                        json_out)  # fmt: skip
     with progress_bar(f"{title} from {seed_pairs.shape[0]} seeds", "aux nodes mapped") as bar:
         result = attack(pair.aux, pair.san, seed_pairs, truth=pair.truth_array(), progress=bar)
     payload = {"pair": str(pair_dir), "seeding": seeding, **result.to_dict()}
