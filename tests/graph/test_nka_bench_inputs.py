@@ -68,7 +68,7 @@ def test_inputs_describe_the_pair(tmp_path, bench_nka):
     cliques = [list(map(int, line.split(", "))) for line in
                Path(files["nka_cliques"]).read_text().splitlines()]  # fmt: skip
     seeds = np.loadtxt(files["nka_seeds_csv"], delimiter=",", skiprows=1, dtype=np.int64)
-    assert sorted(sum(cliques, [])) == sorted(seeds[:, 0].tolist())
+    assert sorted(v for c in cliques for v in c) == sorted(seeds[:, 0].tolist())
     assert files["nka_nseeds"] == str(4 * len(cliques)) == str(seeds.shape[0])
     # the mapping reader turns the harness's names back into san ids
     out = tmp_path / "sg.txt"
