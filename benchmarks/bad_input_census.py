@@ -54,7 +54,8 @@ ENTRY_POINTS = (
     "table query", "dp release", "dp params", "dp safe-kanon", "graph anonymize",
     "graph pair", "graph utility", "graph attack refine", "graph attack h1-risk",
     "graph attack subgraph", "graph attack active", "graph attack propagate",
-    "graph attack kl", "graph attack dv", "graph attack yg", "graph attack learned",
+    "graph attack kl", "graph attack dv", "graph attack yg", "graph attack nka",
+    "graph attack learned",
     "graph attack obfuscation", "graph attack links", "graph attack group",
     "graph attack passive", "audit", "report", "bench", "demo", "graph generalize",
     "graph attack errors",
@@ -857,6 +858,15 @@ def cases() -> list[Case]:
                ("seed text", ["--variant", "spanning-tree", "--seed", "x"]),
                ("dv keep above block", ["--block", "5", "--keep", "6"]),
                ("dv unknown mode", ["--mode", "heap"])],
+        "nka": [("theta -1", ["--theta", "-1"]), ("theta nan", ["--theta", "nan"]),
+                ("community theta -0.5", ["--community-theta", "-0.5"]),
+                ("community theta text", ["--community-theta", "x"]),
+                ("unknown communities", ["--communities", "girvan"]),
+                ("communities empty", ["--communities", ""]),
+                ("communities in capitals", ["--communities", "INFOMAP"]),
+                ("trials 0", ["--trials", "0"]), ("seed text", ["--seed", "x"]),
+                ("seed cliques and --seeds", ["--seed-cliques", "2"]),
+                ("enrich with a value", ["--enrich", "yes"])],
     }
     for name, own in seeded_options.items():
         cmd = f"graph attack {name}"
@@ -937,6 +947,14 @@ def cases() -> list[Case]:
         ("weight inf", ["--distance-weight", "inf"]),
         ("all weights 0", ["--degree-weight", "0", "--neighbour-weight", "0",
                            "--distance-weight", "0"]),
+    ])  # fmt: skip
+    out += _options("graph attack nka", ["graph", "attack", "nka", "{d}/pair"], [  # 4-clique seeds
+        ("seed cliques 0", ["--seed-cliques", "0"]), ("seed cliques text", ["--seed-cliques", "x"]),
+        ("seed cliques more than the graph has", ["--seed-cliques", "500"]),
+        ("seed cliques and --discover", ["--seed-cliques", "2", "--discover", "3"]),
+        ("seed cliques and --discover-clique", ["--seed-cliques", "2", "--discover-clique", "3"]),
+        ("seed cliques -o PAIR/truth.csv", ["--seed-cliques", "1", "-o", "{d}/pair/truth.csv"]),
+        ("seed cliques -o - with --json", ["--seed-cliques", "1", "-o", "-", "--json"]),
     ])  # fmt: skip
     learned = ["graph", "attack", "learned", "{d}/pair", "--seed", "1"]
     out += pair_cases("graph attack learned", learned)

@@ -89,6 +89,7 @@ class AttackRow:
     secgraph_g2_first: bool = False
     relabelled: bool = False
     jar: str = ""  # "rst": SecGraph built with APTED for RST (benchmarks/secgraph/build_rst.sh)
+    secgraph_main: str = ""  # run `java -cp jar MAIN` (our harness) instead of the CLI / timer
 
 
 # fmt: off
@@ -108,6 +109,11 @@ SG_JLSB = ("-m d -a SJCCS2014 -gA {gA} -gB {gB} -seed {seeds_txt} -bSize 100 -nK
            "-DegSimW 0.1 -NeiSimW 0.1 -DisSimW 0.8 -nNei 10 -gO {out} -am queue")
 JLS_NOTE = ("both sides read the same centrality files (igraph's closeness over the reachable "
             "nodes and exact betweenness, written by the benchmark in SNAP's format)")
+
+NKA_FN = "privlab.graph.attacks.nka:nka"
+NKA_PL = ("graph attack nka {pair} --seeds-file {nka_seeds_csv} --communities infomap "
+          "--trials 10 --seed 0 %s")
+NKA_SG = "{nka_base1} {nka_base2} {nka_cliques} {nka_dir} {nka_nseeds} {out}"
 
 ATTACKS: tuple[AttackRow, ...] = (
     AttackRow(
@@ -245,6 +251,19 @@ ATTACKS: tuple[AttackRow, ...] = (
         note="SecGraph's RST built against APTED through our adapter (build_rst.sh); it "
         "aligns all 4 × 4 tree pairs, privlab the 4 pairs rooted at the same landmark pair",
         jar="rst",
+    ),
+    AttackRow(
+        "nka", "NKA (Nilizadeh et al.), 4 known 4-cliques = 16 seeds, Infomap, with the "
+        "authors' seed enrichment",
+        NKA_PL % "--enrich", NKA_FN, NKA_SG, NKA_SG, secgraph_main="privlab.CommunityTimer",
+        note="SecGraph's -a Community = the authors' Comm_Enhanced (real source, DEANON_SRC "
+        "build), run by our harness privlab.CommunityTimer; same 4-clique seeds and the same "
+        "igraph Infomap communities for both (benchmarks/bench_nka.py)",
+    ),
+    AttackRow(
+        "nka-plain", "NKA, privlab's default (no enrichment) vs the authors' code",
+        NKA_PL % "--no-enrich", NKA_FN, NKA_SG, NKA_SG, secgraph_main="privlab.CommunityTimer",
+        note="privlab without the enrichment step (its default); SecGraph's run as row nka",
     ),
 )
 # fmt: on
@@ -561,8 +580,8 @@ class Bench:
         head = [sys.executable, "-c", WRAPPER, fn] if fn else [sys.executable, "-m", "privlab"]
         return timed([*head, *argv], self.work, tag, timeout, self.env)
 
-    def timer(self, argv: list[str], tag: str, timeout: float) -> Timed:
-        cmd = [self.java, "-cp", str(self.jar), "privlab.AttackTimer", *argv]
+    def timer(self, argv: list[str], tag: str, timeout: float, main: str = "") -> Timed:
+        cmd = [self.java, "-cp", str(self.jar), main or "privlab.AttackTimer", *argv]
         return timed(cmd, self.work, tag, timeout, None)
 
     def secgraph(self, argv: list[str], tag: str, timeout: float, jar: str = "") -> Timed:
@@ -693,7 +712,19 @@ class Bench:
         return pairs
 
     # ------------------------------------------------------------------ attacks
+    def nka_inputs(self) -> dict[str, str]:
+        """The NKA rows' inputs (bench_nka.write_inputs: Pajek graphs, Infomap .tree files,
+        the 4-clique file and the same seeds as CSV), written once."""
+        if not hasattr(self, "_nka_files"):
+            from bench_nka import write_inputs
+
+            self._nka_files = write_inputs(self.pair, self.work / "nka", 4,
+                                           seed=self.args.pair_seed)  # fmt: skip
+        return self._nka_files
+
     def run_attack(self, row: AttackRow) -> dict[str, Any]:
+        if "{nka_" in row.privlab:
+            self.files.update(self.nka_inputs())
         files = self.relabelled_files if row.relabelled else self.files
         fill = dict(files)
         if "{gA_cen}" in row.secgraph:
@@ -757,8 +788,9 @@ class Bench:
         sg_out = self.work / f"sg-{row.key}.txt"
         files = self.relabelled_files if row.relabelled else self.files
         fill = dict(files, out=str(sg_out))
-        if self.args.attack_only:
-            t = self.timer(fmt(row.timer, fill), f"sg-{row.key}", self.args.timeout)
+        if self.args.attack_only or row.secgraph_main:
+            t = self.timer(fmt(row.timer, fill), f"sg-{row.key}", self.args.timeout,
+                           row.secgraph_main)  # fmt: skip
         else:
             t = self.secgraph(
                 fmt(row.secgraph, fill), f"sg-{row.key}", self.args.timeout, jar=row.jar
@@ -779,7 +811,8 @@ class Bench:
             {
                 "reported_correct": parsed.reported_correct,
                 "reported_mapped": parsed.reported_mapped,
-                "run": "privlab.AttackTimer" if self.args.attack_only else "commandLineMode",
+                "run": row.secgraph_main or ("privlab.AttackTimer" if self.args.attack_only
+                                             else "commandLineMode"),
                 **attack_only(t.stderr),
             },
         )

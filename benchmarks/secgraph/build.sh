@@ -6,6 +6,10 @@
 # Needs javac 17 and Debian's libcommons-cli-java and libcommons-math3-java.  The GUI (src/views,
 # SWT) is not built.  Two libraries SecGraph calls but does not ship are replaced by the stubs
 # next to this script, which throw if reached (see README.md).
+# Optional: DEANON_SRC=DIR (the fork's "Shirin's community de-anonymization code/
+# de-anonymization-master/code/deAnon" folder) compiles Nilizadeh et al.'s real deAnon.matching and
+# deAnon.deg_anon sources instead of the Comm_Enhanced stub, so `-m d -a Community` runs; it needs
+# Debian's libjung-free-java (JUNG 2.1.1, with libguava-java) and the shim in deanon-shims/.
 set -eu
 if [ $# -ne 2 ]; then
     echo "usage: $0 SRC_DIR OUT_DIR" >&2
@@ -25,13 +29,33 @@ cp_jars=/usr/share/java/commons-cli.jar:/usr/share/java/commons-math3.jar
 for j in /usr/share/java/commons-cli.jar /usr/share/java/commons-math3.jar; do
     [ -f "$j" ] || { echo "missing $j: apt-get install libcommons-cli-java libcommons-math3-java" >&2; exit 2; }
 done
+deanon=${DEANON_SRC:-}
+if [ -n "$deanon" ]; then
+    [ -f "$deanon/matching/Comm_Enhanced.java" ] || {
+        echo "DEANON_SRC=$deanon has no matching/Comm_Enhanced.java (give the deAnon folder)" >&2
+        exit 2
+    }
+    for j in jung-api jung-graph-impl jung-algorithms jung-io guava; do
+        [ -f "/usr/share/java/$j.jar" ] || { echo "missing /usr/share/java/$j.jar: apt-get install libjung-free-java" >&2; exit 2; }
+        cp_jars=$cp_jars:/usr/share/java/$j.jar
+    done
+fi
 mkdir -p "$out/classes"
 list=$(mktemp)
 find "$src/src" -name '*.java' ! -path '*/views/*' > "$list"
-find "$here/stubs" -name '*.java' >> "$list"
-javac --release 17 -nowarn -encoding UTF-8 -cp "$cp_jars" -d "$out/classes" @"$list" 2>&1 \
+if [ -n "$deanon" ]; then
+    # the real matching/ and deg_anon/ (graph/OverlappedGraphs.java imports a package the fork
+    # lacks and no attack uses it), the collections15 shim, and every stub but Comm_Enhanced's
+    find "$deanon/matching" "$deanon/deg_anon" -name '*.java' >> "$list"
+    find "$here/deanon-shims" -name '*.java' >> "$list"
+    find "$here/stubs" -name '*.java' ! -path '*/deAnon/*' >> "$list"
+else
+    find "$here/stubs" -name '*.java' >> "$list"
+fi
+sed 's/.*/"&"/' "$list" > "$list.q"  # javac's @file: quote each path ("Shirin's …" has a ' and spaces)
+javac --release 17 -nowarn -encoding UTF-8 -cp "$cp_jars" -d "$out/classes" @"$list.q" 2>&1 \
     | grep -vE '^Note: ' || true
-rm -f "$list"
+rm -f "$list" "$list.q"
 [ -f "$out/classes/commandLine/commandLineMode.class" ] || { echo "javac failed" >&2; exit 1; }
 printf 'Main-Class: commandLine.commandLineMode\nClass-Path: %s\n' \
     "$(echo "$cp_jars" | tr ':' ' ')" > "$out/MANIFEST.MF"

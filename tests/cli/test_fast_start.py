@@ -28,6 +28,7 @@ COMMAND_PATHS = [
     "graph attack refine", "graph attack h1-risk", "graph attack subgraph",
     "graph attack active", "graph attack propagate", "graph attack learned",
     "graph attack kl", "graph attack dv", "graph attack yg", "graph attack sh",
+    "graph attack nka",
     "graph attack obfuscation", "graph attack links", "graph attack group",
     "graph attack passive", "graph attack errors",
     "graph attack pfg",

@@ -38,6 +38,7 @@ NOT_USED_UNLESS_GIVEN = {
                          "--san-centrality"},
     "graph attack jlsb": {"--seeds", "--seeds-file", "--discover"},
     "graph attack sh": {"--seeds", "--seeds-file", "--discover"},
+    "graph attack nka": {"--seeds", "--seeds-file", "--discover", "--seed-cliques"},
     "audit": {"--qi", "--sensitive", "--hierarchy", "--columns"},
     "demo": {"--output", "--write-examples"},
 }  # fmt: skip
@@ -126,6 +127,7 @@ WITH_PROGRESS = [
     "graph attack cut",
     "graph attack jls", "graph attack jlsb",
     "graph attack sh",
+    "graph attack nka",
 ]  # fmt: skip
 
 

@@ -138,6 +138,8 @@ CASES = [
     ("jlsb", "graph attack jlsb", lambda ex: [ex / "pair"], [], True),
     ("sh", "graph attack sh", lambda ex: [ex / "pair", "--seeds", "30", "--variant", "subgraph"],
      [], True),
+    ("nka", "graph attack nka", lambda ex: [ex / "pair", "--seeds", "30", "--communities",
+                                            "louvain"], [], True),
     ("obfuscation", "graph attack obfuscation", lambda ex: [
         ex / "social.txt", ex / "rad.txt"], [], True),
     ("links", "graph attack links", lambda ex: [ex / "social.txt", ex / "rad.txt"], [], True),

@@ -42,6 +42,7 @@ from privlab.cli.graph_attack import (
 from privlab.cli.graph_cut_attack import cut as _cut  # noqa: F401  (registers attack cut)
 from privlab.cli.graph_generalize import generalize
 from privlab.cli.graph_ji import jls_command as _jls  # noqa: F401  (registers jls, jlsb)
+from privlab.cli.graph_nka import nka_command as _nka  # noqa: F401  (registers nka)
 from privlab.cli.graph_perturb_schemes import SCHEMES as PERTURB_SCHEMES
 from privlab.cli.graph_perturb_schemes import refuse_foreign
 from privlab.cli.graph_pfg import pfg as _pfg  # noqa: F401  (registers pfg)

@@ -47,10 +47,14 @@ def _run(
     output: Path | None,
     json_out: bool,
     unit: str = "aux nodes mapped",
+    inputs: tuple[Any, Any, dict[str, Any]] | None = None,
 ) -> None:
     """Seeds, the attack (``attack(aux, san, seed_pairs, truth=…, progress=…)``), the
-    mapping CSV and the summary — the same steps and payload as ``propagate``."""
-    pair, seed_pairs, seeding = seeded_inputs(pair_dir, *seeding_options, output, json_out)
+    mapping CSV and the summary — the same steps and payload as ``propagate``.  ``unit``: what
+    the progress bar counts; ``inputs``: (pair, seed pairs, seeding summary) already made by
+    the caller (``seeding_options`` are then not used)."""
+    pair, seed_pairs, seeding = inputs or seeded_inputs(pair_dir, *seeding_options, output,
+                                                        json_out)  # fmt: skip
     with progress_bar(f"{title} from {seed_pairs.shape[0]} seeds", unit) as bar:
         result = attack(pair.aux, pair.san, seed_pairs, truth=pair.truth_array(), progress=bar)
     payload = {"pair": str(pair_dir), "seeding": seeding, **result.to_dict()}
