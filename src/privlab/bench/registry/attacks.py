@@ -223,7 +223,7 @@ def _test_pairs(pair: Any, n_non: int, min_degree: int, cell: Cell):
 
 # ---------------------------------------------------------------------------- seed-based
 #: The seed-based attacks of Sharad's Table 5.9 (seed 004 §3.5), by registry name.
-SEEDED = ("ns", "kl", "dv", "yg")
+SEEDED = ("ns", "kl", "dv", "yg", "jls", "jlsb", "pfg", "nka")  # jlsb, pfg: seedless (∅)
 SEEDED_OUTPUTS = ("correct", "wrong", "coverage", "accuracy")
 
 
@@ -258,6 +258,8 @@ def seeded_options(options: dict[str, Any]) -> dict[str, Any]:
     ConfigError naming the option, its value and the fix.  O(1).
     """
     from privlab.graph.attacks.distance_vector import MODES
+    from privlab.graph.attacks.ji import JLS_VARIANTS
+    from privlab.graph.attacks.nka import METHODS as NKA_METHODS
     from privlab.graph.attacks.reconciliation import VARIANTS
 
     o = options
@@ -275,7 +277,15 @@ def seeded_options(options: dict[str, Any]) -> dict[str, Any]:
         "dv_keep": check_int(o.get("dv_keep", 10), "dv_keep", 1, "DV's -nKeep"),
         "dv_mode": check_choice(o.get("dv_mode", "queue"), "dv_mode", MODES),
         "yg_r": check_int(o.get("yg_r", 2), "yg_r", 1, "YG's marks per match"),
+        "jls_variant": check_choice(o.get("jls_variant", "adaptive"), "jls_variant",
+                                    JLS_VARIANTS),
+        "pfg_s": check_number_in(o.get("pfg_s", 0.9), "pfg_s", 0.0, 1.0,
+                                 hint="PFG's edge-keeping probability s, 0 < s ≤ 1"),
+        "nka_communities": check_choice(o.get("nka_communities", "infomap"),
+                                        "nka_communities", NKA_METHODS),
     }  # fmt: skip
+    if out["pfg_s"] == 0:
+        raise ConfigError("pfg_s = 0: give PFG's edge-keeping probability s, 0 < s ≤ 1")
     if out["dv_keep"] > out["dv_block"]:
         raise ConfigError(f"dv_keep = {out['dv_keep']} is more than dv_block = "
                           f"{out['dv_block']}; give dv_keep ≤ dv_block")  # fmt: skip
@@ -289,8 +299,10 @@ def run_seeded(name: str, pair: Any, options: dict[str, Any], rng_seed: int) -> 
     default, seed 004 §3.5).  Options (:func:`seeded_options`): ``ns_theta`` (0.1);
     ``kl_threshold`` (2), ``kl_variant`` ("paper"), ``kl_window`` (50); ``dv_block`` (100),
     ``dv_keep`` (10), ``dv_mode`` ("queue"); ``yg_r`` (2; its random order from
-    ``rng_seed``).  The library result (``correct``, ``mapped``, ``accuracy``,
-    ``coverage``); cost that of the attack.
+    ``rng_seed``); ``jls_variant`` ("adaptive", the variant Table 5.9 ranks); ``pfg_s``
+    (0.9); ``nka_communities`` ("infomap"; NKA's propagation uses ``ns_theta``).  JLSB and
+    PFG run without the seeds (the table's seedless rows).  The library result
+    (``correct``, ``mapped``, ``accuracy``, ``coverage``); cost that of the attack.
     """
     from privlab.graph.attacks.distance_vector import distance_vector
     from privlab.graph.attacks.percolation import percolate
@@ -311,6 +323,23 @@ def run_seeded(name: str, pair: Any, options: dict[str, Any], rng_seed: int) -> 
                                mode=o["dv_mode"], truth=truth)  # fmt: skip
     if name == "yg":
         return percolate(g1, g2, seeds, r=o["yg_r"], seed=rng_seed, truth=truth)
+    if name == "jls":
+        from privlab.graph.attacks.ji import jls
+
+        return jls(g1, g2, seeds, variant=o["jls_variant"], truth=truth)
+    if name == "jlsb":  # seedless: the paper's cold start
+        from privlab.graph.attacks.ji import jlsb
+
+        return jlsb(g1, g2, None, truth=truth)
+    if name == "pfg":  # seedless
+        from privlab.graph.attacks.pfg import pfg
+
+        return pfg(g1, g2, s=o["pfg_s"], truth=truth)
+    if name == "nka":
+        from privlab.graph.attacks.nka import nka
+
+        return nka(g1, g2, seeds, theta=o["ns_theta"], method=o["nka_communities"],
+                   seed=rng_seed, truth=truth)  # fmt: skip
     raise ConfigError(f"unknown seed-based attack {name!r}: use one of {', '.join(SEEDED)}")
 
 
@@ -431,6 +460,10 @@ _SEEDED_LABELS = {
     "kl": "Korula–Lattanzi reconciliation (KL) from top-degree seeds",
     "dv": "distance-vector matching (SH/DV) from top-degree seeds",
     "yg": "percolation graph matching (YG) from top-degree seeds",
+    "jls": "Ji et al.'s JLS+ (structure + distance + inherited similarity) from top-degree seeds",
+    "jlsb": "Ji et al.'s JLSB, seedless (cold start)",
+    "pfg": "Pedarsani et al.'s Bayesian matching (PFG), seedless",
+    "nka": "Nilizadeh et al.'s community-enhanced NS (NKA) from top-degree seeds",
 }
 
 

@@ -24,7 +24,9 @@ def output_labels() -> dict[str, str]:
     labels["learned_auc"] = "AUC (learned attack)"
     for f in LEARNED_FP:
         labels[f"learned_tp_at_{100 * f:g}%"] = f"TP rate at {100 * f:g} % FP"
-    labels.update({f"{a}_{o}": f"{a.upper()} {o}" for a in SEEDED for o in SEEDED_OUTPUTS})
+    shown = {"jls": "JLS+", "jlsb": "JLSB ∅", "pfg": "PFG ∅"}  # ∅: seedless, as Table 5.9
+    labels.update({f"{a}_{o}": f"{shown.get(a, a.upper())} {o}"
+                   for a in SEEDED for o in SEEDED_OUTPUTS})  # fmt: skip
     labels.update({f"threepsl_{o}": f"3PSL {o}" for o in SEEDED_OUTPUTS})
     labels.update({
         "prosecutor_average": "average prosecutor risk", "prosecutor_highest":
