@@ -106,7 +106,9 @@ def test_argv_templates_keep_paths_with_spaces_whole(bench):
     argv = bench.fmt("-gA {gA} -theta 0.1", {"gA": "/a dir/g A.txt"})
     assert argv == ["-gA", "/a dir/g A.txt", "-theta", "0.1"]
     # every row's templates name only placeholders the bench fills
-    files = {k: "x" for k in ("pair", "gA", "gB", "seeds_txt", "seeds_csv", "out")}
+    nka = ("nka_seeds_csv", "nka_base1", "nka_base2", "nka_cliques", "nka_dir", "nka_nseeds")
+    files = {k: "x" for k in ("pair", "gA", "gB", "seeds_txt", "seeds_csv", "out", "gA_cen",
+                              "gB_cen", *nka)}  # fmt: skip
     for row in bench.ATTACKS:
         for template in (row.privlab, row.secgraph, row.timer):
             bench.fmt(template, files)

@@ -142,4 +142,4 @@ def nka_command(
         )
 
     _run("NKA", attack, _SHOWN, pair_dir, (seeds, seeds_file, discover), output, json_out,
-         inputs)  # fmt: skip
+         inputs=inputs)  # fmt: skip

@@ -46,6 +46,7 @@ def _run(
     seeding_options: tuple[int | None, Path | None, int | None],
     output: Path | None,
     json_out: bool,
+    *,
     unit: str = "aux nodes mapped",
     inputs: tuple[Any, Any, dict[str, Any]] | None = None,
 ) -> None:

@@ -91,4 +91,4 @@ def sh(
 
     unit = "‰ of the tree pairs aligned" if variant == "spanning-tree" else "aux nodes mapped"
     _run(f"Srivatsa–Hicks {variant}", attack, settings, pair_dir,
-         (seeds, seeds_file, discover), output, json_out, unit)  # fmt: skip
+         (seeds, seeds_file, discover), output, json_out, unit=unit)  # fmt: skip
