@@ -200,7 +200,13 @@ Fraction = Annotated[
     ),
 ]
 KOption = Annotated[
-    int | None, typer.Option("--k", "-k", help="k for k-degree anonymity (required by kdegree).")
+    int | None,
+    typer.Option(
+        "--k",
+        "-k",
+        help="k, the smallest group (required by kdegree, ksymmetry, kautomorphism, "
+        "kisomorphism, union-split and k-neighbourhood).",
+    ),
 ]
 Method = Annotated[
     str | None,
