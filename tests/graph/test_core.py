@@ -108,3 +108,17 @@ def test_malformed_graphml_is_named(tmp_path):
     path.write_text("<graphml><graph><node id='a'/><edge source='a'")
     with pytest.raises(InputError, match=r"bad\.graphml: cannot read GRAPHML"):
         read_graph(path)
+
+
+def test_induced_subgraph_relabels_in_the_given_order():
+    import networkx as nx
+
+    g = Graph.from_edges(6, [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (0, 5), (1, 4)])
+    nodes = [4, 1, 2, 5]
+    sub = g.induced(nodes)
+    want = nx.relabel_nodes(g.to_networkx().subgraph(nodes), {v: i for i, v in enumerate(nodes)})
+    assert sub.n_nodes == 4 and not sub.directed and sub.labels is None
+    assert {tuple(sorted(e)) for e in sub.edges().tolist()} == {
+        tuple(sorted(e)) for e in want.edges()
+    }
+    assert all(np.all(np.diff(sub.neighbors(v)) > 0) for v in range(sub.n_nodes))

@@ -130,6 +130,14 @@ class Graph:
                 "directed=False (each edge is then kept once)"
             )
 
+    def induced(self, nodes: Any) -> Graph:
+        """The subgraph on ``nodes`` (distinct ids), relabelled 0..k−1 in their order,
+        without labels.  O(Σ of their degrees + n) (CSR row and column slicing)."""
+        idx = np.asarray(nodes, dtype=np.int64)
+        a = self.to_scipy()[idx][:, idx].tocsr()
+        a.sort_indices()
+        return Graph(a.indptr.astype(np.int64), a.indices.astype(np.int64), self.directed)
+
     # ------------------------------------------------------------------ conversion
     def to_scipy(self):
         """The adjacency matrix as a scipy.sparse.csr_array (no copy of the index arrays)."""

@@ -129,8 +129,8 @@ def sample_pair(
     beta = (1.0 - ae) / (1.0 + ae)
     copy1 = random_sparsification(graph, beta, seed=rng)
     copy2 = random_sparsification(graph, beta, seed=rng)
-    g1 = _induced(copy1.graph, v1)
-    g2 = _induced(copy2.graph, v2)
+    g1 = copy1.graph.induced(v1)
+    g2 = copy2.graph.induced(v2)
     measured_e = _edge_jaccard(g1, v1, g2, v2, common)
 
     scheme_name = None
@@ -239,15 +239,6 @@ def _check_alpha(value: Any, name: str) -> float:
 
 def _subgraph_edges(graph: Graph, edges: np.ndarray) -> Graph:
     return Graph.from_edges(graph.n_nodes, edges, directed=False)
-
-
-def _induced(graph: Graph, nodes: np.ndarray) -> Graph:
-    """G[nodes] relabelled 0..k−1 in the order of ``nodes`` (sorted).  O(n + m)."""
-    pos = np.full(graph.n_nodes, -1, dtype=np.int64)
-    pos[nodes] = np.arange(nodes.size)
-    e = pos[graph.edges()]
-    e = e[(e >= 0).all(axis=1)]
-    return Graph.from_edges(nodes.size, e, directed=False)
 
 
 def _edge_jaccard(g1: Graph, v1: np.ndarray, g2: Graph, v2: np.ndarray, common) -> float:

@@ -86,7 +86,7 @@ def distance_vector(
         # fall the same way on every machine and thread count
         return (d1[c1] @ d2[c2].T) / np.outer(n1sq[c1], n2sq[c2])
 
-    with _one_blas_thread():  # small products: threads only add contention
+    with one_blas_thread():  # small products: threads only add contention
         blocks = match_blocks(q1, q2, map12, map21, cosines, b, k, mode, progress)
     params = {"block": b, "keep": k, "mode": mode}
     return result(map12, s, tr, method="distance-vector", rounds=blocks,
@@ -127,7 +127,9 @@ def match_blocks(q1, q2, map12, map21, sim, b, k, mode, progress, on_keep=None, 
     return blocks
 
 
-def _one_blas_thread():
+def one_blas_thread():
+    """A context in which BLAS runs on one thread: the attacks' many small products only
+    lose to thread start-up and contention (shared by DV, JLS+/JLSB and PFG)."""
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn

@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError, InputError
-from privlab.graph.attacks.distance_vector import _one_blas_thread, match_blocks, seed_distances
+from privlab.graph.attacks.distance_vector import match_blocks, one_blas_thread, seed_distances
 from privlab.graph.attacks.seeded import (
     MatchingResult,
     by_degree,
@@ -132,7 +132,7 @@ def jls(
 
     on_keep = inh.record if inh is not None else None
     adaptive = variant in ("adaptive", "secgraph-adaptive")
-    with _one_blas_thread():
+    with one_blas_thread():
         blocks = _run(g1, g2, map12, map21, sim, on_keep, b, k, mode, adaptive, progress)
     params = {"variant": variant, "block": b, "keep": k, "mode": mode, "distance_weight": w[0],
               "structure_weight": w[1], "inherit_weight": w[2]}  # fmt: skip
@@ -186,7 +186,7 @@ def jlsb(
         return out
 
     on_keep = marks.record if marks.limit else None
-    with _one_blas_thread():
+    with one_blas_thread():
         blocks = _run(g1, g2, map12, map21, sim, on_keep, b, k, mode, False, progress)
     params = {"block": b, "keep": k, "mode": mode, "degree_weight": w[0],
               "neighbour_weight": w[1], "distance_weight": w[2], "neighbours": nn,

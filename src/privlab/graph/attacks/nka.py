@@ -76,12 +76,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from privlab.errors import ConfigError, InputError
+from privlab.errors import InputError
 from privlab.graph.attacks.propagation import propagate
 from privlab.graph.attacks.seeded import MatchingResult, initial_maps, prepare, score_mapping
 from privlab.graph.core import Graph, as_graph
+from privlab.graph.utility.centrality import local_clustering
 from privlab.progress import ProgressFn
-from privlab.validate import check_choice, check_int
+from privlab.validate import check_choice, check_int, check_number_in
 
 METHODS = ("infomap", "louvain")
 
@@ -177,8 +178,9 @@ def nka(
     mapped of |V1|, from the final propagation.
     """
     t0 = time.perf_counter()
-    th = _threshold(theta, "theta")
-    cth = _threshold(community_theta, "community_theta")
+    th = check_number_in(theta, "theta", 0.0, math.inf, hint="an eccentricity threshold ≥ 0")
+    cth = check_number_in(community_theta, "community_theta", 0.0, math.inf,
+                          hint="an eccentricity threshold ≥ 0")  # fmt: skip
     g1, g2, s, tr = prepare(g1, g2, seeds, truth, "nka")
     if communities is None:
         m1 = detect_communities(g1, method, seed=seed, trials=trials)
@@ -201,7 +203,7 @@ def nka(
     for c1 in np.flatnonzero(cmap >= 0).tolist():
         nodes1 = np.flatnonzero(m1 == c1)
         nodes2 = np.flatnonzero(m2 == cmap[c1])
-        sub1, sub2 = _induced(g1, nodes1), _induced(g2, nodes2)
+        sub1, sub2 = g1.induced(nodes1), g2.induced(nodes2)
         if enrich:
             enriched += _enrich(sub1, sub2, nodes1, nodes2, map12, map21, th)
         loc1 = np.full(g1.n_nodes, -1, dtype=np.int64)
@@ -318,7 +320,7 @@ def _enrich(sub1, sub2, nodes1, nodes2, map12, map21, theta) -> int:
     added = 0
     for f1, f2 in (
         (sub1.degrees().astype(np.float64), sub2.degrees().astype(np.float64)),
-        (_clustering(sub1), _clustering(sub2)),
+        (local_clustering(sub1), local_clustering(sub2)),
     ):
         dist = np.abs(f1[:, None] - f2[None, :])  # |c₁| × |c₂|
         best12 = _closest(dist, theta)
@@ -348,19 +350,6 @@ def _closest(dist: np.ndarray, theta: float) -> np.ndarray:
     good = ok & (ecc >= theta)
     out[good] = arg[good]
     return out
-
-
-def _induced(g: Graph, nodes: np.ndarray) -> Graph:
-    """The subgraph induced by ``nodes`` (sorted), relabelled 0..len−1.  O(n + m)."""
-    a = sp.csr_matrix(g.to_scipy())[nodes][:, nodes]
-    a.sort_indices()
-    return Graph(a.indptr.astype(np.int64), a.indices.astype(np.int64), False, None)
-
-
-def _clustering(g: Graph) -> np.ndarray:
-    """Local clustering coefficient of every node (0 below degree 2), by igraph."""
-    c = np.asarray(g.to_igraph().transitivity_local_undirected(mode="zero"), dtype=np.float64)
-    return np.nan_to_num(c)
 
 
 def _communities_correct(m1, m2, cmap, truth) -> int:
@@ -434,14 +423,6 @@ def clique_seeds(
 
 
 # ============================================================================ checks
-def _threshold(x: Any, name: str) -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{name} = {x!r}: give a number ≥ 0") from None
-    if isinstance(x, bool) or not math.isfinite(v) or v < 0:
-        raise ConfigError(f"{name} = {x!r}: the eccentricity threshold must be a number ≥ 0")
-    return v
 
 
 def _memberships(communities: Any, n1: int, n2: int) -> tuple[np.ndarray, np.ndarray]:

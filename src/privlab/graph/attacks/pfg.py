@@ -68,7 +68,7 @@ from typing import Any
 import numpy as np
 
 from privlab.errors import ConfigError
-from privlab.graph.attacks.distance_vector import _one_blas_thread, seed_distances
+from privlab.graph.attacks.distance_vector import one_blas_thread, seed_distances
 from privlab.graph.attacks.seeded import MatchingResult, result, truth_array
 from privlab.graph.core import Graph, as_graph
 from privlab.progress import ProgressFn
@@ -111,7 +111,7 @@ def pfg(
     tr = None if truth is None else truth_array(truth, g1.n_nodes, g2.n_nodes)
     if min(g1.n_nodes, g2.n_nodes) == 0:
         raise ConfigError("pfg: a graph has no nodes; give two graphs with nodes to match")
-    with _one_blas_thread():
+    with one_blas_thread():
         if variant == "paper":
             mapping, rounds = _paper(g1, g2, s, weight, landmarks, progress)
             params: dict[str, Any] = {"variant": variant, "s": s, "weight": weight,
