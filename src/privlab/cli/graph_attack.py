@@ -236,12 +236,12 @@ def read_id_pairs(path: Path, n_aux: int, n_san: int, *, empty: str | None = Non
     """
     from privlab.io.id_pairs import read_plain_pairs
 
-    if empty == "truth" and _data_lines(path) == 0:
+    plain = read_plain_pairs(path, ("aux", "san"))  # None: read by the full table reader
+    if empty == "truth" and (_data_lines(path) if plain is None else plain.shape[0]) == 0:
         raise InputError(
             f"{path}: no pairs — the two graphs have no common node, so there is no one to "
             "re-identify; sample the pair again with a larger --alpha-v"
         )
-    plain = read_plain_pairs(path, ("aux", "san"))
     columns = _id_columns(path) if plain is None else {"aux": plain[:, 0], "san": plain[:, 1]}
     cols = []
     for col, n, graph in (("aux", n_aux, "aux.txt"), ("san", n_san, "san.txt")):

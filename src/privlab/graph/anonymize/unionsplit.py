@@ -359,7 +359,7 @@ def cluster_targets(degrees: Any, cluster_of: Any) -> np.ndarray:
 
 
 class _Stuck(Exception):
-    pass
+    """The local edge moves found no way forward (the caller falls back to construction)."""
 
 
 def _match(g: Graph, want: np.ndarray, rng: np.random.Generator) -> list[set[int]]:

@@ -54,7 +54,11 @@ def composite_graph(aux: Graph, san: Graph, truth: np.ndarray) -> Composite:
     """G_comp: aux's nodes keep their ids; a san node with a true aux counterpart becomes
     it, every other san node a new node after them; edges are the union.  ``truth[u]`` is
     u's san counterpart or −1.  O(n + m)."""
-    truth = _truth(aux, san, truth)
+    return _composite(aux, san, _truth(aux, san, truth))
+
+
+def _composite(aux: Graph, san: Graph, truth: np.ndarray) -> Composite:
+    """:func:`composite_graph` for a checked ``truth``."""
     san_id = np.full(san.n_nodes, -1, dtype=np.int64)
     common = np.flatnonzero(truth >= 0)
     san_id[truth[common]] = common
@@ -70,11 +74,14 @@ def error_proximity(
 ) -> np.ndarray:
     """The G_comp distance of every (aux, san) pair in ``pairs``: 0 = correct, −1 = farther
     than ``max_hops`` or unreachable.  See the module docstring."""
+    check_int(max_hops, "max_hops", 1)
+    return _distances(composite_graph(aux, san, truth), _pairs(aux, san, pairs), max_hops)
+
+
+def _distances(comp: Composite, pairs: np.ndarray, max_hops: int) -> np.ndarray:
+    """:func:`error_proximity` on a built G_comp and checked pairs."""
     from scipy.sparse.csgraph import dijkstra
 
-    check_int(max_hops, "max_hops", 1)
-    comp = composite_graph(aux, san, truth)
-    pairs = _pairs(aux, san, pairs)
     src, dst = comp.aux_id[pairs[:, 0]], comp.san_id[pairs[:, 1]]
     out = np.full(pairs.shape[0], -1, dtype=np.int64)
     if not pairs.shape[0]:
@@ -85,7 +92,7 @@ def error_proximity(
         s = src[lo : lo + batch]
         sources, inverse = np.unique(s, return_inverse=True)
         dist = dijkstra(adj, directed=False, unweighted=True, indices=sources,
-                             limit=max_hops + 0.5)  # fmt: skip
+                        limit=max_hops + 0.5)  # fmt: skip
         d = dist[inverse.ravel(), dst[lo : lo + batch]]
         ok = np.isfinite(d)
         out[lo : lo + batch][ok] = d[ok].astype(np.int64)
@@ -98,7 +105,11 @@ def two_hop_jaccard(
     """Jaccard coefficient of the 2-hop neighbourhoods (in G_comp ids) of each (aux, san)
     pair.  See the module docstring."""
     comp = composite_graph(aux, san, truth)
-    pairs = _pairs(aux, san, pairs)
+    return _overlaps(aux, san, comp, _pairs(aux, san, pairs), batch)
+
+
+def _overlaps(aux: Graph, san: Graph, comp: Composite, pairs: np.ndarray, batch: int):
+    """:func:`two_hop_jaccard` on a built G_comp and checked pairs."""
     out = np.zeros(pairs.shape[0])
     n = comp.graph.n_nodes
     a, s = _two_hop_rows(aux, comp.aux_id, n), _two_hop_rows(san, comp.san_id, n)
@@ -107,8 +118,7 @@ def two_hop_jaccard(
         rs = s(pairs[lo : lo + batch, 1])
         inter = np.asarray(ra.multiply(rs).sum(axis=1)).ravel()
         union = np.asarray(ra.sum(axis=1)).ravel() + np.asarray(rs.sum(axis=1)).ravel() - inter
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[lo : lo + batch] = np.where(union > 0, inter / np.maximum(union, 1), 0.0)
+        out[lo : lo + batch] = inter / np.maximum(union, 1)  # 0 / 1 when both are empty
     return out
 
 
@@ -154,13 +164,15 @@ def mapping_errors(
     if seeds is not None and len(seeds):
         given[_pairs(aux, san, seeds)[:, 0]] = True
     found = pairs[~given[pairs[:, 0]]]
-    dist = error_proximity(aux, san, truth, found, max_hops=max_hops)
+    check_int(max_hops, "max_hops", 1)
+    comp = _composite(aux, san, truth)
+    dist = _distances(comp, found, max_hops)
     values, counts = np.unique(dist, return_counts=True)
     proximity = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
     image = np.full(aux.n_nodes, -1, dtype=np.int64)
     image[found[:, 0]] = found[:, 1]
     true_u = np.flatnonzero((truth >= 0) & ~given)
-    jc = two_hop_jaccard(aux, san, truth, np.stack([true_u, truth[true_u]], axis=1))
+    jc = _overlaps(aux, san, comp, np.stack([true_u, truth[true_u]], axis=1), 1024)
     got = image[true_u]
     outcome = np.where(got < 0, 2, np.where(got == truth[true_u], 0, 1))
     overlap = {}
