@@ -41,19 +41,9 @@ from privlab.cli.graph_attack import (
     read_pair_dir,
     write_mapping,
 )
-from privlab.cli.graph_seeded import _SHOWN, _run
+from privlab.cli.graph_seeded import _SHOWN, DV_BLOCK_OPT, DV_KEEP_OPT, DV_MODE_OPT, _run
 from privlab.errors import InputError
 from privlab.io.outputs import Input, Output
-
-BLOCK_OPT = typer.Option(
-    100, "--block", min=1, help="Nodes per side in one assignment (SecGraph's -bSize)."
-)
-KEEP_OPT = typer.Option(
-    10, "--keep", min=1, help="Best pairs matched per block (SecGraph's -nKeep), ≤ --block."
-)
-MODE_OPT = typer.Option(
-    "queue", "--mode", help="Where unmatched nodes go back: queue (end) or stack (front)."
-)
 
 
 def _weight(default: float, flag: str, what: str) -> Any:
@@ -116,9 +106,9 @@ def jls_command(
         "(DA: all nodes), secgraph or secgraph-adaptive (what SecGraph's SJISC2014 / "
         "SJISCA2014 compute: no inherited similarity).",
     ),
-    block: int = BLOCK_OPT,
-    keep: int = KEEP_OPT,
-    mode: str = MODE_OPT,
+    block: int = DV_BLOCK_OPT,
+    keep: int = DV_KEEP_OPT,
+    mode: str = DV_MODE_OPT,
     distance_weight: float = _weight(0.8, "--distance-weight", "seed-distance"),
     structure_weight: float = _weight(
         0.1, "--structure-weight", "structural (closeness, betweenness, degree)"
@@ -182,9 +172,9 @@ def jlsb_command(
     ),
     seeds_file: Path | None = SEEDS_FILE_OPT,
     discover: int | None = DISCOVER_OPT,
-    block: int = BLOCK_OPT,
-    keep: int = KEEP_OPT,
-    mode: str = MODE_OPT,
+    block: int = DV_BLOCK_OPT,
+    keep: int = DV_KEEP_OPT,
+    mode: str = DV_MODE_OPT,
     degree_weight: float = _weight(0.1, "--degree-weight", "degree"),
     neighbour_weight: float = _weight(0.1, "--neighbour-weight", "neighbours' degrees"),
     distance_weight: float = _weight(0.8, "--distance-weight", "landmark-distance"),
