@@ -201,11 +201,13 @@ def _most_marks(
         score[rows[up]] = k[up]
         best[rows[up]] = c[up]
 
+    chunk = max(1, (1 << 22) // max(n2, 1))  # rows rescanned at a time: ≤ 2²² scores
+
     def rescan(rows: np.ndarray) -> None:
         dirty[rows] = False
         taken = ~free2
-        for at in range(0, rows.size, 256):  # 256 × |V2| scores at a time
-            part = rows[at : at + 256]
+        for at in range(0, rows.size, chunk):
+            part = rows[at : at + chunk]
             sc = marks[part].astype(sdt)
             sc *= span
             dd = np.subtract.outer(d1s[part], d2s)
