@@ -48,8 +48,8 @@ def sh(
         5000,
         "--max-nodes",
         min=1,
-        help="spanning-tree: refuse graphs with more nodes (one tree edit distance takes "
-        "about 20·n1·n2 bytes and time growing as n1·n2·depth²).",
+        help="spanning-tree: refuse trees of more nodes — a graph's component, or --tree-nodes "
+        "(one tree edit distance takes about 20·n1·n2 bytes and time growing as n1·n2·depth²).",
     ),
     tree_nodes: int | None = typer.Option(
         None,
