@@ -110,6 +110,8 @@ SG_JLSB = ("-m d -a SJCCS2014 -gA {gA} -gB {gB} -seed {seeds_txt} -bSize 100 -nK
 JLS_NOTE = ("both sides read the same centrality files (igraph's closeness over the reachable "
             "nodes and exact betweenness, written by the benchmark in SNAP's format)")
 
+SG_RST = "-m d -a RST -gA {gA} -gB {gB} -seed {seeds_txt} -n 4 -gO {out}"
+TIMER_RST = "{gA} {gB} {seeds_txt} {out} 4"  # privlab.RstTimer, in the RST jar
 NKA_FN = "privlab.graph.attacks.nka:nka"
 NKA_PL = ("graph attack nka {pair} --seeds-file {nka_seeds_csv} --communities infomap "
           "--trials 10 --seed 0 %s")
@@ -246,10 +248,10 @@ ATTACKS: tuple[AttackRow, ...] = (
         "graph attack sh {pair} --seeds-file {seeds_csv} --variant spanning-tree --trees 4 "
         "--seed 0",
         "privlab.graph.attacks.srivatsa_hicks:srivatsa_hicks",
-        "-m d -a RST -gA {gA} -gB {gB} -seed {seeds_txt} -n 4 -gO {out}",
-        "RST",  # not in privlab.AttackTimer: --attack-only reports it as failed
-        note="SecGraph's RST built against APTED through our adapter (build_rst.sh); it "
-        "aligns all 4 × 4 tree pairs, privlab the 4 pairs rooted at the same landmark pair",
+        SG_RST, TIMER_RST, secgraph_main="privlab.RstTimer",
+        note="SecGraph's RST built against APTED through our adapter (build_rst.sh), run by "
+        "our harness privlab.RstTimer (the attack call timed); it aligns all 4 × 4 tree pairs, "
+        "privlab the 4 pairs rooted at the same landmark pair",
         jar="rst",
     ),
     AttackRow(
@@ -264,6 +266,16 @@ ATTACKS: tuple[AttackRow, ...] = (
         "nka-plain", "NKA, privlab's default (no enrichment) vs the authors' code",
         NKA_PL % "--no-enrich", NKA_FN, NKA_SG, NKA_SG, secgraph_main="privlab.CommunityTimer",
         note="privlab without the enrichment step (its default); SecGraph's run as row nka",
+    ),
+    AttackRow(
+        "sh-rst-cut", "Srivatsa–Hicks, randomized spanning trees (4 trees) cut to 300 nodes",
+        "graph attack sh {pair} --seeds-file {seeds_csv} --variant spanning-tree --trees 4 "
+        "--seed 0 --tree-nodes 300",
+        "privlab.graph.attacks.srivatsa_hicks:srivatsa_hicks", SG_RST, TIMER_RST,
+        secgraph_main="privlab.RstTimer", jar="rst",
+        note="privlab's trees cut to the 300 nodes nearest the landmark, about the size of the "
+        "alignment SecGraph keeps (its trees lose whole subtrees, docs/graph/srivatsa-hicks.md); "
+        "SecGraph's run as row sh-rst",
     ),
 )
 # fmt: on
@@ -580,8 +592,11 @@ class Bench:
         head = [sys.executable, "-c", WRAPPER, fn] if fn else [sys.executable, "-m", "privlab"]
         return timed([*head, *argv], self.work, tag, timeout, self.env)
 
-    def timer(self, argv: list[str], tag: str, timeout: float, main: str = "") -> Timed:
-        cmd = [self.java, "-cp", str(self.jar), main or "privlab.AttackTimer", *argv]
+    def timer(
+        self, argv: list[str], tag: str, timeout: float, main: str = "", jar: str = ""
+    ) -> Timed:
+        path = self.args.secgraph_rst_jar if jar == "rst" else str(self.jar)
+        cmd = [self.java, "-cp", path, main or "privlab.AttackTimer", *argv]
         return timed(cmd, self.work, tag, timeout, None)
 
     def secgraph(self, argv: list[str], tag: str, timeout: float, jar: str = "") -> Timed:
@@ -790,7 +805,7 @@ class Bench:
         fill = dict(files, out=str(sg_out))
         if self.args.attack_only or row.secgraph_main:
             t = self.timer(fmt(row.timer, fill), f"sg-{row.key}", self.args.timeout,
-                           row.secgraph_main)  # fmt: skip
+                           row.secgraph_main, row.jar)  # fmt: skip
         else:
             t = self.secgraph(
                 fmt(row.secgraph, fill), f"sg-{row.key}", self.args.timeout, jar=row.jar
@@ -980,6 +995,7 @@ def print_attacks(rows: list[dict[str, Any]], n_true: int) -> None:
                     "pairs of equal ids, which means nothing once G2 is relabelled"
                 )
             else:
+                rm = sg["mapped"] if rm is None else rm  # RST's line gives no mapped count
                 agree = "agrees" if (rc, rm) == (sg["correct"], sg["mapped"]) else "DISAGREES"
                 print(
                     f"- {r['label']}: SecGraph's own summary line {rc}/{rm} {agree} with the "

@@ -259,3 +259,109 @@ def test_spanning_tree_progress_climbs_to_the_total():
     assert seen[-1] == (3000, 3000)
     done = [d for d, _ in seen]
     assert done == sorted(done) and all(t == 3000 for _, t in seen)
+
+
+# ------------------------------------------------------------------ trees cut to N nodes
+def tree_parents(t) -> dict[int, int]:
+    """node -> its parent's node id in an OrderedTree (the root is absent)."""
+    out = {}
+    for p in range(t.size - 1):
+        parent = next(q for q in range(p + 1, t.size) if t.lld[q] <= p)
+        out[int(t.nodes[p])] = int(t.nodes[parent])
+    return out
+
+
+def test_cut_tree_keeps_whole_levels_then_the_highest_degrees():
+    # SPIDER from 0: level 1 is 1 (degree 4), 2 (3), 3 (2); level 2 the six leaves
+    lab = np.full(10, -1)
+    t3 = random_bfs_tree(SPIDER, 0, lab, np.random.default_rng(0), 3)
+    assert sorted(t3.nodes.tolist()) == [0, 1, 2]
+    assert tree_parents(t3) == {1: 0, 2: 0}
+    assert t3.nodes.tolist() == [1, 2, 0]  # children by decreasing degree
+    for s in range(5):
+        t6 = random_bfs_tree(SPIDER, 0, lab, np.random.default_rng(s), 6)
+        kept = set(t6.nodes.tolist())
+        assert len(kept) == 6 and {0, 1, 2, 3} <= kept  # level 1 whole, two leaves
+        assert all(SPIDER.has_edge(u, v) and v in kept for u, v in tree_parents(t6).items())
+    whole = random_bfs_tree(SPIDER, 0, lab, np.random.default_rng(0))
+    for size in (10, 50):
+        assert random_bfs_tree(SPIDER, 0, lab, np.random.default_rng(0), size).size == whole.size
+
+
+def test_cut_trees_map_only_their_nodes():
+    # cut to 4 nodes, both trees are the root and its three children of distinct degrees:
+    # distance 0 and exactly those four nodes mapped, all correctly
+    perm = np.random.default_rng(5).permutation(10)
+    g2 = graph(10, [(int(perm[u]), int(perm[v])) for u, v in SPIDER.edges().tolist()])
+    res = srivatsa_hicks(SPIDER, g2, [[0, int(perm[0])]], variant="spanning-tree", trees=1,
+                         tree_nodes=4, seed=3, truth=perm)  # fmt: skip
+    assert res.parameters["tree_distance"] == 0 and res.parameters["tree_nodes"] == 4
+    m = res.mapping
+    assert np.flatnonzero(m >= 0).tolist() == [0, 1, 2, 3]
+    assert m[[0, 1, 2, 3]].tolist() == perm[[0, 1, 2, 3]].tolist()
+    assert res.mapped == 4 and res.correct == 4
+
+
+@given(st.integers(0, 10_000), st.integers(1, 30))
+@settings(max_examples=25, deadline=None)
+def test_cut_trees_one_to_one_within_the_cut(s, k):
+    g1, g2 = gnp(30, 0.15, s), gnp(30, 0.15, s + 1)
+    res = srivatsa_hicks(g1, g2, [[0, 0], [1, 1]], variant="spanning-tree", trees=2,
+                         tree_nodes=k, seed=s)  # fmt: skip
+    assert one_to_one(res.mapping)
+    assert res.mapping[0] == 0 and res.mapping[1] == 1
+    assert np.count_nonzero(res.mapping >= 0) <= max(k, 2) + 1  # the cut, and the other seed
+
+
+def test_tree_nodes_bad_input_and_max_nodes():
+    g = gnp(20, 0.2, 1)
+    s = [[0, 0], [1, 1]]
+    with pytest.raises(ConfigError, match="tree_nodes"):
+        srivatsa_hicks(g, g, s, variant="spanning-tree", tree_nodes=0)
+    with pytest.raises(InputError, match="max_nodes"):
+        srivatsa_hicks(g, g, s, variant="spanning-tree", max_nodes=10, tree_nodes=15)
+    res = srivatsa_hicks(g, g, s, variant="spanning-tree", max_nodes=10, tree_nodes=10, seed=0)
+    assert res.parameters["tree_nodes"] == 10
+
+
+@st.composite
+def bigger_tree_pairs(draw):
+    return random_tree(draw, n_max=11, labels=2), random_tree(draw, n_max=11, labels=2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(bigger_tree_pairs())
+def test_batched_keyroot_tables_match_the_recursion_on_bushier_trees(pair):
+    # trees of up to 11 nodes nest keyroots three or four deep: the rows of T1's leftmost
+    # paths then go range group by range group, and every group must see the inner ones
+    a, b = pair
+    t1, t2 = build(a), build(b)
+    assert tree_edit_distance(t1, t2, mapping=False).distance == forest_distance((a,), (b,))
+    assert tree_edit_distance(t2, t1, mapping=False).distance == forest_distance((b,), (a,))
+
+
+def test_tables_split_in_chunks_give_the_same_distances(monkeypatch):
+    # with a one-cell budget every T2 keyroot gets its own chunk: the leftmost-path rows of
+    # an outer chunk must read what the inner chunks stored
+    from privlab.graph import tree_edit
+
+    rng = np.random.default_rng(7)
+
+    def rtree(n):
+        kids = [[] for _ in range(n)]
+        for v in range(1, n):
+            kids[int(rng.integers(0, v))].append(v)
+        labs = rng.integers(0, 2, n).tolist()
+
+        def nest(v):
+            return T(labs[v], *[nest(c) for c in kids[v]])
+
+        return nest(0)
+
+    pairs = [(rtree(int(rng.integers(1, 12))), rtree(int(rng.integers(1, 12)))) for _ in range(30)]
+    whole = [tree_edit_distance(build(a), build(b)).distance for a, b in pairs]
+    monkeypatch.setattr(tree_edit, "_TABLE_CELLS", 1)
+    for (a, b), d in zip(pairs, whole, strict=True):
+        edit = tree_edit_distance(build(a), build(b))
+        assert edit.distance == d == forest_distance((a,), (b,))
+        assert valid_mapping(build(a), build(b), edit.mapping)

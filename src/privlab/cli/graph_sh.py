@@ -48,8 +48,16 @@ def sh(
         5000,
         "--max-nodes",
         min=1,
-        help="spanning-tree: refuse graphs with more nodes (one tree edit distance takes "
-        "about 20·n1·n2 bytes and time growing as n1·n2·depth²).",
+        help="spanning-tree: refuse trees of more nodes — a graph's component, or --tree-nodes "
+        "(one tree edit distance takes about 20·n1·n2 bytes and time growing as n1·n2·depth²).",
+    ),
+    tree_nodes: int | None = typer.Option(
+        None,
+        "--tree-nodes",
+        min=1,
+        help="spanning-tree: cut each tree to its N nodes nearest the landmark (whole levels "
+        "outwards, the last one by decreasing degree); the edit distance then costs at most "
+        "about N²·depth² instead of n1·n2·depth² (default: whole trees).",
     ),
     min_common: int = typer.Option(
         2, "--min-common", min=1, help="subgraph: mapped neighbours a pair must share."
@@ -80,14 +88,14 @@ def sh(
     check_choice(mode, "--mode", MODES)
     settings = {
         "distance-vector": ("variant", "block", "keep", "mode"),
-        "spanning-tree": ("variant", "trees", "tree_distance"),
+        "spanning-tree": ("variant", "trees", "tree_nodes", "tree_distance"),
         "subgraph": ("variant", "min_common"),
     }[variant]
 
     def attack(g1, g2, s, **kw):
         return srivatsa_hicks(g1, g2, s, variant=variant, trees=trees, min_common=min_common,
                               seed=seed, block=block, keep=keep, mode=mode,
-                              max_nodes=max_nodes, **kw)  # fmt: skip
+                              max_nodes=max_nodes, tree_nodes=tree_nodes, **kw)  # fmt: skip
 
     unit = "‰ of the tree pairs aligned" if variant == "spanning-tree" else "aux nodes mapped"
     _run(f"Srivatsa–Hicks {variant}", attack, settings, pair_dir,

@@ -24,7 +24,14 @@ as the paper's centrality landmarks).  Then ``variant``:
     pair and every other node alike, and align the two trees by the unit-cost ordered tree
     edit distance (:mod:`privlab.graph.tree_edit`).  The alignment of the tree pair with the
     smallest distance is the mapping (SecGraph keeps the lowest of its tree pairs too),
-    less any pair touching a landmark (landmarks stay with their partners).  Assumed where
+    less any pair touching a landmark (landmarks stay with their partners).  ``tree_nodes``
+    = N cuts each tree to its N nodes nearest the root (whole levels, then the last level's
+    highest degrees; a subtree, since parents lie a level nearer), bounding the work as
+    SecGraph's trees are bounded — by accident there: ``TreeNode.add`` compares ``Integer``
+    parents with ``==`` and drops every subtree hung under a duplicate queue entry, leaving
+    trees of about 500–2,000 of ego-Facebook's 4,039 nodes (docs/graph/srivatsa-hicks.md,
+    "What SecGraph's RST does, exactly").  N is ours; the paper's tree size is unknown here.
+    Assumed where
     SecGraph differs: SecGraph roots its trees at random nodes, draws them by a randomized
     traversal, compares all trees² pairs and orders children by node id — which, on pairs
     whose two graphs share ids (SecGraph's own), leaks the answer into the alignment.
@@ -42,7 +49,8 @@ as the paper's centrality landmarks).  Then ``variant``:
 
 Cost: distance-vector as DV.  spanning-tree: ``trees`` breadth-first searches, O(trees·m),
 and ``trees`` tree edit distances, O(n₁·n₂·h²) with h the trees' depth-or-leaves bound
-(:mod:`privlab.graph.tree_edit`), O(n₁·n₂) memory: graphs over ``max_nodes`` nodes are refused
+(:mod:`privlab.graph.tree_edit`), O(n₁·n₂) memory, where n₁, n₂ are the tree sizes (the
+component's, or min(component, ``tree_nodes``)): trees over ``max_nodes`` nodes are refused
 (the CLI says how to raise it).  subgraph: O(Σ over matched pairs of deg₁·deg₂) to count,
 plus O(n₂) per row rescored; O(n₁·n₂) small counters (refused over ``max_cells``).
 """
@@ -82,13 +90,15 @@ def srivatsa_hicks(
     mode: str = "queue",
     max_nodes: int = MAX_TREE_NODES,
     max_cells: int = MAX_CELLS,
+    tree_nodes: int | None = None,
     truth: Any = None,
     progress: ProgressFn | None = None,
 ) -> MatchingResult:
     """The Srivatsa–Hicks attack of G1 into G2 from the landmark ``seeds`` (module docstring).
 
     ``variant``: ``"distance-vector"`` (``block``, ``keep``, ``mode`` as DV's),
-    ``"spanning-tree"`` (``trees`` ≥ 1 tree pairs, drawn with ``seed``; both graphs at most
+    ``"spanning-tree"`` (``trees`` ≥ 1 tree pairs, drawn with ``seed``; each tree cut to its
+    ``tree_nodes`` nodes nearest the landmark, or whole when None; trees of at most
     ``max_nodes`` nodes) or ``"subgraph"`` (``min_common`` ≥ 1; at most ``max_cells``
     node pairs).  ``seeds``, ``truth`` as in :func:`~privlab.graph.attacks.propagation.
     propagate`.  ``rounds``: DV's blocks, the tree pairs aligned, or the pairs matched
@@ -103,22 +113,28 @@ def srivatsa_hicks(
         return dataclasses.replace(res, method="srivatsa-hicks",
                                    parameters={"variant": variant, **res.parameters})  # fmt: skip
     if variant == "spanning-tree":
-        return _spanning_trees(g1, g2, seeds, trees, seed, max_nodes, truth, progress)
+        return _spanning_trees(g1, g2, seeds, trees, seed, max_nodes, tree_nodes, truth, progress)
     return _subgraph(g1, g2, seeds, min_common, max_cells, truth, progress)
 
 
-def _spanning_trees(g1, g2, seeds, trees, seed, max_nodes, truth, progress) -> MatchingResult:
+def _spanning_trees(
+    g1, g2, seeds, trees, seed, max_nodes, tree_nodes, truth, progress
+) -> MatchingResult:
     t0 = time.perf_counter()
     nt = check_int(trees, "trees", 1, "the tree pairs drawn and aligned, e.g. 4")
     cap = check_int(max_nodes, "max_nodes", 1)
+    if tree_nodes is not None:
+        why = "the nodes kept in each tree, nearest the landmark first, e.g. 300"
+        tree_nodes = check_int(tree_nodes, "tree_nodes", 1, why)
     g1, g2, s, tr = prepare(g1, g2, seeds, truth, "Srivatsa–Hicks spanning trees")
     n1, n2 = g1.n_nodes, g2.n_nodes
-    if max(n1, n2) > cap:
+    k1, k2 = (n1, n2) if tree_nodes is None else (min(n1, tree_nodes), min(n2, tree_nodes))
+    if max(k1, k2) > cap:
         raise InputError(
-            f"spanning-tree: the graphs have {n1:,} and {n2:,} nodes, over max_nodes = {cap:,}: "
-            f"one tree edit distance costs O(n1·n2·depth²) time and about "
-            f"{n1 * n2 * 20 / 1e6:,.0f} MB; "
-            "raise max_nodes if the time is there, attack a subgraph, or use another variant"
+            f"spanning-tree: the trees may hold {k1:,} and {k2:,} nodes, over max_nodes = "
+            f"{cap:,}: one tree edit distance costs O(n1·n2·depth²) time and about "
+            f"{k1 * k2 * 20 / 1e6:,.0f} MB; raise max_nodes if the time is there, cut the "
+            "trees (tree_nodes), attack a subgraph, or use another variant"
         )
     rng = np.random.default_rng(seed)
     map12, map21 = initial_maps(n1, n2, s)
@@ -130,8 +146,8 @@ def _spanning_trees(g1, g2, seeds, trees, seed, max_nodes, truth, progress) -> M
     best: tuple[int, np.ndarray] | None = None
     for t in range(nt):
         k = int(order[t])
-        a = random_bfs_tree(g1, int(s[k, 0]), lab1, rng)
-        b = random_bfs_tree(g2, int(s[k, 1]), lab2, rng)
+        a = random_bfs_tree(g1, int(s[k, 0]), lab1, rng, tree_nodes)
+        b = random_bfs_tree(g2, int(s[k, 1]), lab2, rng, tree_nodes)
         step = None
         if progress is not None:
 
@@ -147,21 +163,35 @@ def _spanning_trees(g1, g2, seeds, trees, seed, max_nodes, truth, progress) -> M
     pairs = best[1]
     free = (map12[pairs[:, 0]] < 0) & (map21[pairs[:, 1]] < 0)
     map12[pairs[free, 0]] = pairs[free, 1]
-    params = {"variant": "spanning-tree", "trees": nt, "tree_distance": best[0]}
+    params = {"variant": "spanning-tree", "trees": nt, "tree_nodes": tree_nodes,
+              "tree_distance": best[0]}  # fmt: skip
     return result(map12, s, tr, method="srivatsa-hicks", rounds=nt,
                   seconds=time.perf_counter() - t0, parameters=params)  # fmt: skip
 
 
 def random_bfs_tree(
-    g: Graph, root: int, labels: np.ndarray, rng: np.random.Generator
+    g: Graph,
+    root: int,
+    labels: np.ndarray,
+    rng: np.random.Generator,
+    size: int | None = None,
 ) -> OrderedTree:
     """A random shortest-path tree of ``root``'s component: each node's parent is a uniform
     random neighbour one hop nearer the root; children ordered by decreasing degree, ties
-    at random.  O(m) (one BFS, one sort of the edges)."""
+    at random.  ``size``: keep only the ``size`` nodes nearest the root — whole levels
+    outwards, and of the last level reached its highest-degree nodes (ties at random) —
+    which is a subtree, since every kept node's parent lies a level nearer.  O(m) (one BFS,
+    one sort of the edges)."""
     from scipy.sparse.csgraph import shortest_path
 
     dist = shortest_path(g.to_scipy(), indices=root, unweighted=True, directed=False)
     n = g.n_nodes
+    deg = g.degrees()
+    if size is not None and size < np.isfinite(dist).sum():
+        near = np.lexsort((rng.random(n), -deg, dist))[:size]  # inf sorts last
+        keep = np.zeros(n, dtype=bool)
+        keep[near] = True
+        dist = np.where(keep, dist, np.inf)
     src = np.repeat(np.arange(n), np.diff(g.indptr))
     dst = np.asarray(g.indices, dtype=np.int64)
     up = np.isfinite(dist[src]) & (dist[dst] == dist[src] - 1)
@@ -173,7 +203,6 @@ def random_bfs_tree(
     first[1:] = child[1:] != child[:-1]
     child, par = child[first], par[first]
     tie = rng.random(child.size)
-    deg = g.degrees()
     by = np.lexsort((tie, -deg[child], par))  # children grouped by parent, in order
     child, par = child[by], par[by]
     starts = np.searchsorted(par, np.arange(n + 1))
