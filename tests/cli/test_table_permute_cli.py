@@ -94,7 +94,7 @@ def test_permute_writes_release_and_summary(files):
     assert {p.name for p in files["out"].iterdir()} == {"qi.parquet", "sa.parquet", "release.json"}
 
 
-@pytest.mark.parametrize("method", ["min-max", "max-group", "random", "swap"])
+@pytest.mark.parametrize("method", ["min-max", "max-group", "random", "swap", "exact-min-max"])
 def test_permute_partitioners(files, method):
     result = permute(files, "--k", "2", "--e", "1000", "--partition", method, "--seed", "1")
     assert result.exit_code == 0, result.output

@@ -136,7 +136,7 @@ def permute(
         None,
         "--partition",
         help="(k,e): how to form the groups, min-sum | min-max | max-group | random | swap "
-        "(default: min-sum).",
+        "| exact-min-max (overlapping groups allowed; small tables only) (default: min-sum).",
     ),
     target: Path | None = typer.Option(
         None,

@@ -22,6 +22,7 @@ from privlab.table.permutation.partition import (
     is_ke_anonymous,
     ke_partition,
 )
+from privlab.table.permutation.partition_exact import exact_min_max_partition
 from privlab.table.permutation.personalized import (
     exact_ppp,
     min_sor_bu,
@@ -50,6 +51,7 @@ __all__ = [
     "anatomy",
     "anatomy_count_bounds",
     "anatomy_groups",
+    "exact_min_max_partition",
     "exact_ppp",
     "exhaustive_partition",
     "is_ke_anonymous",
