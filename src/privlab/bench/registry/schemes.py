@@ -152,6 +152,33 @@ def _ke_permute(method: str) -> Callable[[Any, float, Cell], Release]:
     return apply
 
 
+def _ldiv_partition(frame: Any, value: float, cell: Cell) -> Release:
+    """Seed 001 §2.7's ℓ-diversity baseline partition, permuted (k, e ignored; ℓ = ``l``).
+
+    :func:`~privlab.table.permutation.ldiversity_partition` with ARX's Adult hierarchies
+    (``adult/adult_hierarchy_<qi>.csv`` under the data folder), distinct ℓ = 4, age kept
+    below ``*``, the least-Loss minimal node, no suppression; its classes are permuted.
+    """
+    from privlab.bench.registry.datasets import data_root
+    from privlab.table.hierarchy import Hierarchy
+    from privlab.table.permutation import ldiversity_partition, release_from_groups
+
+    root = data_root()
+    if root is None:
+        raise ConfigError("l-diversity-partition needs the data folder (PRIVLAB_DATA)")
+    qi = [c for c in frame.columns if c != CAPITAL_LOSS]
+    hier = {
+        c: Hierarchy.from_csv(root / "adult" / f"adult_hierarchy_{c.replace('_', '-')}.csv")
+        for c in qi
+    }
+    part = ldiversity_partition(frame, qi, CAPITAL_LOSS, hier, int(cell.settings.get("l", 4)),
+                                keep="age")  # fmt: skip
+    rel = release_from_groups(frame, qi=qi, sensitive=CAPITAL_LOSS, groups=part.groups,
+                              parameters={"partitioner": "l-diversity", **part.to_dict()},
+                              seed=cell.sub_seed(1))  # fmt: skip
+    return Release(rel)
+
+
 def _round_ratios(h: Any, ratio: int) -> Any:
     """Every inner node's child weights rounded to integers summing to ``ratio``.
 
@@ -298,6 +325,9 @@ SCHEMES: dict[str, Scheme] = {
         *(Scheme(m, "microdata", _ke_permute(m), ("k", "e"),
                  f"(k, e)-anonymous permutation, partitioner {m} (seed 001; k = 4, e = 100)")
           for m in ("min-sum", "min-max", "max-group", "random", "swap")),
+        Scheme("l-diversity-partition", "microdata", _ldiv_partition, ("l",),
+               "the classes of a minimal distinct ℓ-diverse full-domain generalization, "
+               "permuted (seed 001's baseline; ARX's Adult hierarchies, age kept)"),
         Scheme("target", "microdata", _target,
                ("target", "r", "s", "domain", "ratio", "mode", "groups", "fakes", "shift"),
                "target-distribution release (seed 001 ch. 3, target_release; QI = age)"),

@@ -15,6 +15,7 @@
 """
 
 from privlab.table.permutation.anatomy import anatomy, anatomy_count_bounds, anatomy_groups
+from privlab.table.permutation.ldiv_partition import LDiversityPartition, ldiversity_partition
 from privlab.table.permutation.partition import (
     METHODS,
     Partition,
@@ -45,6 +46,7 @@ from privlab.table.permutation.target import (
 
 __all__ = [
     "METHODS",
+    "LDiversityPartition",
     "Partition",
     "PermutationRelease",
     "SAHierarchy",
@@ -56,6 +58,7 @@ __all__ = [
     "exhaustive_partition",
     "is_ke_anonymous",
     "ke_partition",
+    "ldiversity_partition",
     "max_m_bound_allocation",
     "min_sor_bu",
     "min_sor_fake",
