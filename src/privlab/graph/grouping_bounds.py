@@ -33,6 +33,29 @@ from privlab.errors import InputError
 from privlab.graph.anonymize.grouping import GroupedGraph
 
 
+def worst_case_error(lower: float, upper: float, true: float) -> float | None:
+    """(U − L)/(2Q): the error bound of answering (U + L)/2 when the truth is Q.
+
+    Seed 001 §2.3, dissertation L5179–5190 (the utility metric of Figs 4.6–4.8).  Relative to
+    |Q| (the seed's answers are counts, Q ≥ 0); ``None`` when Q = 0 (undefined).  Since
+    L ≤ Q ≤ U, |(U + L)/2 − Q| ≤ (U − L)/2, so the value bounds the midpoint's relative
+    error.  O(1).
+    """
+    if not true:
+        return None
+    return (float(upper) - float(lower)) / (2 * abs(float(true)))
+
+
+def expected_error(expected: float, true: float) -> float | None:
+    """|E − T|/T: the relative error of the expected value (seed 001 L5179–5190).
+
+    ``None`` when T = 0 (undefined).  O(1).
+    """
+    if not true:
+        return None
+    return abs(float(expected) - float(true)) / abs(float(true))
+
+
 @dataclass(frozen=True)
 class Bounds:
     """Deterministic bounds, an expected value and (for the data owner) the true answer."""
@@ -45,16 +68,12 @@ class Bounds:
     @property
     def worst_case_error(self) -> float | None:
         """(U − L)/(2Q): the error of answering (U + L)/2 (seed 001 L5179)."""
-        if not self.true:
-            return None
-        return (self.upper - self.lower) / (2 * self.true)
+        return None if self.true is None else worst_case_error(self.lower, self.upper, self.true)
 
     @property
     def expected_error(self) -> float | None:
         """|E − Q|/Q (seed 001 L5179)."""
-        if not self.true:
-            return None
-        return abs(self.expected - self.true) / self.true
+        return None if self.true is None else expected_error(self.expected, self.true)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -158,4 +177,11 @@ def learned_links(grouped: GroupedGraph, revealed: Any) -> dict[str, Any]:
     }
 
 
-__all__ = ["Bounds", "learned_links", "type1_degree_sum", "type2_count"]
+__all__ = [
+    "Bounds",
+    "expected_error",
+    "learned_links",
+    "type1_degree_sum",
+    "type2_count",
+    "worst_case_error",
+]
