@@ -15,6 +15,9 @@ j (ℓ_j nodes, b_j satisfying) the c_ij edges form a matching, so:
   degrees of a group's masked members are public as a multiset, so the sum lies between the
   a_i smallest and the a_i largest of them; expected a_i/k_i of the group's total.  O(m).
 * **type 0** — structure only (e.g. average degree) is exact.
+* **max per node** (Example 8, e.g. the most single-author VLDB papers by a US author):
+  :func:`type2_max` — upper and lower counts per node from its exact neighbourhood,
+  combined over the groups; expected value of the maximum under independence.
 
 Errors of an answer (L5179–5190): worst case (U − L)/(2Q) using (U + L)/2; expected |E − Q|/Q.
 The type-1 group → bounds arithmetic lives in :mod:`privlab.bounds`, shared with permutation
@@ -139,6 +142,83 @@ def type1_degree_sum(grouped: GroupedGraph, left_pred: Any) -> Bounds:
     return Bounds(float(lo.sum()), float(hi.sum()), float(expected.sum()), float(deg[p].sum()))
 
 
+def _poisson_binomial_tail(probs: np.ndarray) -> np.ndarray:
+    """P(C ≥ t) for t = 0..len(probs), C a sum of independent Bernoulli(probs).  O(d²)."""
+    pmf = np.zeros(probs.size + 1)
+    pmf[0] = 1.0
+    for q in probs.tolist():
+        pmf[1:] = pmf[1:] * (1 - q) + pmf[:-1] * q
+        pmf[0] *= 1 - q
+    return np.cumsum(pmf[::-1])[::-1]
+
+
+def type2_max(
+    grouped: GroupedGraph, left_pred: Any, right_pred: Any, right_structural: Any = None
+) -> Bounds:
+    """Bounds on max over left nodes v with P(v) of |{w ∈ N(v) : Q(w) and S(w)}| (Example 8).
+
+    Seed 001 §2.3 (dissertation Example 8, L5019–5033): "the maximum number of single-author
+    VLDB papers by a US author" — P = US (left attribute), Q = VLDB (right attribute),
+    S = a structural predicate on the right side (single author: degree 1; exact, since the
+    graph structure is published; ``None`` = every right node).  Each left node's
+    S-neighbours are known exactly; a neighbour w in a right group with ℓ_j nodes of which
+    b_j satisfy Q counts
+      * towards the node's upper count when b_j ≥ 1, towards its lower count when b_j = ℓ_j
+        (the text's "fewer than ℓ_j" reads inverted; with b_j < ℓ_j the neighbour may fail Q);
+      * with probability b_j/ℓ_j towards its expected count.
+    Combining over nodes (a left group with k_i nodes, a_i of them satisfying P):
+      * U = max of the upper counts over the groups with a_i ≥ 1 (only they hold P-nodes);
+      * L = max over groups with a_i ≥ 1 of the a_i-th largest lower count in the group —
+        whichever a_i members satisfy P, one of them has at least that count (the seed says
+        only "these imply bounds on the global maximum");
+      * E = E[max] when each node satisfies P with probability a_i/k_i and each neighbour Q
+        with b_j/ℓ_j, all independent (the seed's model): Σ_t≥1 (1 − Π_v (1 − π_v P(C_v ≥ t))),
+        C_v Poisson-binomial.
+    The answer is 0 when no left node satisfies P.  ``true`` is the data owner's answer.
+    O(m) for the bounds; the expectation adds O(Σ_v d_v²) over the S-neighbourhoods.
+    """
+    g = grouped.graph
+    p = _mask(left_pred, g.n_left, "left_pred")
+    q = _mask(right_pred, g.n_right, "right_pred")
+    s = (
+        np.ones(g.n_right, dtype=bool)
+        if right_structural is None
+        else _mask(right_structural, g.n_right, "right_structural")
+    )
+    lg, rg = grouped.left_groups, grouped.right_groups
+    k_i = np.bincount(lg)
+    l_j = np.bincount(rg)
+    a = np.bincount(lg, weights=p, minlength=k_i.size)
+    b = np.bincount(rg, weights=q, minlength=l_j.size)
+    e = g.edges[s[g.edges[:, 1]]]
+    v, w = e[:, 0], e[:, 1]
+    j = rg[w]
+    up = np.bincount(v, weights=b[j] >= 1, minlength=g.n_left)
+    lo = np.bincount(v, weights=b[j] == l_j[j], minlength=g.n_left)
+    cand = a[lg] >= 1
+    upper = float(up[cand].max()) if cand.any() else 0.0
+    lower = 0.0
+    for gi in np.flatnonzero(a >= 1):
+        members = np.sort(lo[lg == gi])[::-1]
+        lower = max(lower, float(members[int(a[gi]) - 1]))
+    # expectation under independence
+    pi = a[lg] / k_i[lg]
+    order = np.argsort(v, kind="stable")
+    v_s, prob = v[order], (b[j] / l_j[j])[order]
+    starts = np.searchsorted(v_s, np.arange(g.n_left + 1))
+    t_max = int(upper)
+    log_none = np.zeros(t_max + 1)  # Σ_v log(1 − π_v P(C_v ≥ t))
+    for node in np.flatnonzero(cand & (starts[1:] > starts[:-1])):
+        tail = _poisson_binomial_tail(prob[starts[node] : starts[node + 1]])
+        t = min(tail.size, t_max + 1)
+        with np.errstate(divide="ignore"):
+            log_none[:t] += np.log1p(-np.minimum(pi[node] * tail[:t], 1.0))
+    expected = float((1 - np.exp(log_none[1:])).sum())
+    hits = np.bincount(v, weights=q[w], minlength=g.n_left)
+    true = float(hits[p].max()) if p.any() else 0.0
+    return Bounds(lower, upper, expected, true)
+
+
 def learned_links(grouped: GroupedGraph, revealed: Any) -> dict[str, Any]:
     """What r revealed true edges expose (Theorem 7), simulated on this release.
 
@@ -183,5 +263,6 @@ __all__ = [
     "learned_links",
     "type1_degree_sum",
     "type2_count",
+    "type2_max",
     "worst_case_error",
 ]
