@@ -26,6 +26,8 @@ from privlab.table.permutation.partition import (
 from privlab.table.permutation.partition_exact import exact_min_max_partition
 from privlab.table.permutation.personalized import (
     exact_ppp,
+    min_gen_uniform_multi_group,
+    min_gen_uniform_one_group,
     min_sor_bu,
     min_sor_td,
     personalized_release,
@@ -60,6 +62,8 @@ __all__ = [
     "ke_partition",
     "ldiversity_partition",
     "max_m_bound_allocation",
+    "min_gen_uniform_multi_group",
+    "min_gen_uniform_one_group",
     "min_sor_bu",
     "min_sor_fake",
     "min_sor_td",
