@@ -45,9 +45,15 @@ from privlab.table.permutation.target import (
     shifted_hierarchy,
     target_release,
 )
+from privlab.table.permutation.target_categorical import (
+    CategoricalHierarchy,
+    categorical_target_release,
+    min_sum_of_cardinality,
+)
 
 __all__ = [
     "METHODS",
+    "CategoricalHierarchy",
     "LDiversityPartition",
     "Partition",
     "PermutationRelease",
@@ -55,6 +61,7 @@ __all__ = [
     "anatomy",
     "anatomy_count_bounds",
     "anatomy_groups",
+    "categorical_target_release",
     "exact_min_max_partition",
     "exact_ppp",
     "exhaustive_partition",
@@ -67,6 +74,7 @@ __all__ = [
     "min_sor_bu",
     "min_sor_fake",
     "min_sor_td",
+    "min_sum_of_cardinality",
     "min_sum_of_range",
     "permute",
     "personalized_release",
