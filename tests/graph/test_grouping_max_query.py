@@ -41,12 +41,14 @@ def test_example_8_by_hand():
     assert (none.lower, none.upper, none.expected, none.true) == (0, 0, 0, 0)
 
 
-def test_lower_bound_uses_the_a_th_largest_in_a_group():
-    # group {0,1} holds two US authors: whichever they are, one has ≥ min(lower counts)
+def test_lower_bound_uses_the_a_th_smallest_in_a_group():
+    # group {2,3}: lower counts 0 (author 2) and 1 (author 3).  One US author there could be
+    # author 2, so the group gives only 0; two US authors must include author 3: 1.
     gg, _, vldb = hand_release()
-    us = np.array([True, True, False, False])
-    b = type2_max(gg, us, vldb)
-    assert b.lower == 1 and b.true == 2
+    one = type2_max(gg, np.array([False, False, True, False]), vldb)
+    assert one.lower == 0 and one.true == 0
+    both = type2_max(gg, np.array([False, False, True, True]), vldb)
+    assert both.lower == 1 and both.true == 1
 
 
 def test_expected_value_matches_enumeration_of_the_independence_model():

@@ -11,9 +11,11 @@ j (ℓ_j nodes, b_j satisfying) the c_ij edges form a matching, so:
   L_ij = max(0, a_i + b_j + c_ij − k_i − ℓ_j), L_j = max_i L_ij (the text's "Σ_i L_i" is a
   typo); E_ij = a_i b_j c_ij / (k_i ℓ_j²), E_j = ℓ_j (1 − Π_i (1 − E_ij)) assuming
   independence; totals are sums over j.  O(number of group pairs with an edge) ≤ O(m).
-* **type 1** — "total degree of left nodes satisfying P" (e.g. papers of US authors): the
-  degrees of a group's masked members are public as a multiset, so the sum lies between the
-  a_i smallest and the a_i largest of them; expected a_i/k_i of the group's total.  O(m).
+* **type 1** — an attribute predicate P on one side and any structural value of its nodes
+  (:func:`type1_query`; e.g. papers of US authors = Σ degree, single-author papers
+  satisfying Pa = Σ [degree = 1]): the values of a group's masked members are public as a
+  multiset, so the sum lies between the a_i smallest and the a_i largest of them; expected
+  a_i/k_i of the group's total.  O(m).
 * **type 0** — structure only (e.g. average degree) is exact.
 * **max per node** (Example 8, e.g. the most single-author VLDB papers by a US author):
   :func:`type2_max` — upper and lower counts per node from its exact neighbourhood,
@@ -33,7 +35,8 @@ import numpy as np
 
 from privlab.bounds import GroupedValues
 from privlab.errors import InputError
-from privlab.graph.anonymize.grouping import GroupedGraph
+from privlab.graph.anonymize.grouping import Bipartite, GroupedGraph
+from privlab.validate import check_choice
 
 
 def worst_case_error(lower: float, upper: float, true: float) -> float | None:
@@ -122,24 +125,96 @@ def type2_count(grouped: GroupedGraph, left_pred: Any, right_pred: Any) -> Bound
     return Bounds(float(lower_j.sum()), float(upper), float(expected), float((hit & q).sum()))
 
 
+STRUCTURAL = ("degree", "single", "count")
+TYPE1_AGGREGATES = ("sum", "avg", "count")
+
+
+def structural_values(graph: Bipartite, side: str, value: Any) -> np.ndarray:
+    """Per node of ``side``: a value computed from the graph structure alone.
+
+    ``value``: ``"degree"``; ``"single"`` (1 for a node of degree 1 — single-author papers);
+    ``"count"`` (1 for every node); or a callable ``graph → array`` (one number per node of
+    ``side``) for any other structural predicate or measure, e.g.
+    ``lambda g: neighbours_with(g, "left", g.degrees("right") == 1)`` (an author's
+    single-author papers).  Structure is published exactly (up to the masking, which keeps
+    it), so these values are exact per masked node.  O(m).
+    """
+    side = check_choice(side, "side", ("left", "right"))
+    n = graph.n_left if side == "left" else graph.n_right
+    if callable(value):
+        out = np.asarray(value(graph), dtype=np.float64)
+        if out.shape != (n,):
+            raise InputError(f"structural value: one number per {side} node ({n}) expected")
+        return out
+    value = check_choice(value, "value", STRUCTURAL)
+    deg = graph.degrees(side).astype(np.float64)
+    if value == "degree":
+        return deg
+    if value == "single":
+        return (deg == 1).astype(np.float64)
+    return np.ones(n)
+
+
+def neighbours_with(graph: Bipartite, side: str, other_mask: Any) -> np.ndarray:
+    """Per node of ``side``: its neighbours satisfying a predicate of the other side (a
+    structural one, such as degree 1).  O(m)."""
+    side = check_choice(side, "side", ("left", "right"))
+    other = "right" if side == "left" else "left"
+    n_other = graph.n_right if side == "left" else graph.n_left
+    q = _mask(other_mask, n_other, f"{other}_mask")
+    me, them = (0, 1) if side == "left" else (1, 0)
+    n = graph.n_left if side == "left" else graph.n_right
+    e = graph.edges
+    return np.bincount(e[:, me], weights=q[e[:, them]], minlength=n).astype(np.float64)
+
+
+def type1_query(
+    grouped: GroupedGraph, side: str, attr_pred: Any, value: Any = "count", agg: str = "sum"
+) -> Bounds:
+    """Bounds on AGG over the ``side`` nodes with attribute predicate P of a structural value.
+
+    The general type-1 query of seed 001 §2.3 (dissertation §4.2.3 and §4.4.4, Queries A and
+    B of §4.4.7): e.g. the total number of single-author papers satisfying Pa
+    (``side="right"``, ``value="single"``), the average number of authors of papers
+    satisfying Pa (``value="degree"``, ``agg="avg"``), the papers of US authors
+    (``side="left"``, ``value="degree"``).  A group of k_i nodes publishes the multiset of
+    its members' structural values; a_i of them satisfy P, which ones is hidden.  So
+    (:class:`privlab.bounds.GroupedValues`) SUM lies between the a_i smallest and the a_i
+    largest values of each group, expected (a_i/k_i)·Σ group values; COUNT = Σ a_i is exact;
+    AVG = SUM / Σ a_i.  With "single" this gives L_j = max(0, a_j + s_j − ℓ_j),
+    U_j = min(a_j, s_j) for s_j single nodes.  ``value`` as in :func:`structural_values`.
+    O(m + n log n).
+    """
+    side = check_choice(side, "side", ("left", "right"))
+    agg = check_choice(agg, "agg", TYPE1_AGGREGATES)
+    g = grouped.graph
+    n = g.n_left if side == "left" else g.n_right
+    p = _mask(attr_pred, n, "attr_pred")
+    vals = structural_values(g, side, value)
+    groups = grouped.left_groups if side == "left" else grouped.right_groups
+    gv = GroupedValues.from_groups(groups, vals)
+    a = np.bincount(groups, weights=p, minlength=gv.n_groups).astype(np.int64)
+    total_a = int(a.sum())
+    true_sum = float(vals[p].sum())
+    if agg == "count":
+        return Bounds(float(total_a), float(total_a), float(total_a), float(total_a))
+    lo, hi = gv.sum_bounds(a)
+    sizes = gv.sizes
+    total = np.bincount(groups, weights=vals, minlength=gv.n_groups)
+    expected = float(np.where(sizes > 0, a / np.maximum(sizes, 1) * total, 0.0).sum())
+    div = float(total_a) if agg == "avg" else 1.0
+    if div == 0:
+        return Bounds(0.0, 0.0, 0.0, None)
+    return Bounds(float(lo.sum()) / div, float(hi.sum()) / div, expected / div, true_sum / div)
+
+
 def type1_degree_sum(grouped: GroupedGraph, left_pred: Any) -> Bounds:
     """Bounds on Σ_{v : P(v)} deg(v) (e.g. papers of US authors, counted per author).
 
-    The group → bounds step is :class:`privlab.bounds.GroupedValues` (shared with permutation
-    publishing): a group's masked degrees are its published multiset and its a_i members
-    satisfying P its hits.  O(n log n) for the per-group sort, then O(#groups).
+    :func:`type1_query` with the left side's degrees (a group's masked degrees are its
+    published multiset and its a_i members satisfying P its hits).  O(n log n).
     """
-    g = grouped.graph
-    p = _mask(left_pred, g.n_left, "left_pred")
-    deg = g.degrees("left")
-    groups = grouped.left_groups
-    values = GroupedValues.from_groups(groups, deg)
-    a = np.bincount(groups, weights=p, minlength=values.n_groups).astype(np.int64)
-    lo, hi = values.sum_bounds(a)
-    sizes = values.sizes
-    total = np.bincount(groups, weights=deg, minlength=values.n_groups)
-    expected = np.where(sizes > 0, a / np.maximum(sizes, 1) * total, 0.0)
-    return Bounds(float(lo.sum()), float(hi.sum()), float(expected.sum()), float(deg[p].sum()))
+    return type1_query(grouped, "left", left_pred, "degree", "sum")
 
 
 def _poisson_binomial_tail(probs: np.ndarray) -> np.ndarray:
@@ -168,9 +243,9 @@ def type2_max(
       * with probability b_j/ℓ_j towards its expected count.
     Combining over nodes (a left group with k_i nodes, a_i of them satisfying P):
       * U = max of the upper counts over the groups with a_i ≥ 1 (only they hold P-nodes);
-      * L = max over groups with a_i ≥ 1 of the a_i-th largest lower count in the group —
-        whichever a_i members satisfy P, one of them has at least that count (the seed says
-        only "these imply bounds on the global maximum");
+      * L = max over groups with a_i ≥ 1 of the a_i-th *smallest* lower count in the group —
+        whichever a_i members satisfy P, the largest of their counts is at least that (the
+        seed says only "these imply bounds on the global maximum");
       * E = E[max] when each node satisfies P with probability a_i/k_i and each neighbour Q
         with b_j/ℓ_j, all independent (the seed's model): Σ_t≥1 (1 − Π_v (1 − π_v P(C_v ≥ t))),
         C_v Poisson-binomial.
@@ -199,7 +274,7 @@ def type2_max(
     upper = float(up[cand].max()) if cand.any() else 0.0
     lower = 0.0
     for gi in np.flatnonzero(a >= 1):
-        members = np.sort(lo[lg == gi])[::-1]
+        members = np.sort(lo[lg == gi])
         lower = max(lower, float(members[int(a[gi]) - 1]))
     # expectation under independence
     pi = a[lg] / k_i[lg]
@@ -258,10 +333,14 @@ def learned_links(grouped: GroupedGraph, revealed: Any) -> dict[str, Any]:
 
 
 __all__ = [
+    "STRUCTURAL",
     "Bounds",
     "expected_error",
     "learned_links",
+    "neighbours_with",
+    "structural_values",
     "type1_degree_sum",
+    "type1_query",
     "type2_count",
     "type2_max",
     "worst_case_error",
