@@ -18,9 +18,9 @@ that matters for Fig. 4.2 — co-authors who write many papers together — and 
   ``type2_count``) and Example 8 (the most single-author Pa papers of a P'a author:
   ``type2_max``), Pa selectivity 0.1 / 0.5 / 0.9.
 
-Generator (``--authors``, ``--papers``, ``--seed``):
-authors have productivity ∝ rank^−0.5; each paper draws 1–4 authors (P = 0.35, 0.35, 0.2, 0.1); with probability ``--repeat``
-(0.5) a multi-author paper reuses the team of an earlier paper of its first author (repeated
+Generator (``--authors``, ``--papers``, ``--seed``): authors have productivity ∝ rank^−0.5;
+each paper draws 1–4 authors (P = 0.35, 0.35, 0.2, 0.1); with probability ``--repeat`` (0.5)
+a multi-author paper reuses the team of an earlier paper of its first author (repeated
 collaboration), else it draws co-authors by productivity.  Attributes Pa (papers) and P'a
 (authors) are independent Bernoulli draws.
 
@@ -130,6 +130,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def _r(x: float | None) -> Any:
+    return None if x is None else round(x, 3)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--authors", type=int, default=3000)
@@ -156,10 +160,9 @@ def main(argv: list[str] | None = None) -> int:
               f"edges {s['mean_edge_fraction']:.4f}")  # fmt: skip
         for sel, qs in row["queries"].items():
             cells = ", ".join(
-                f"{q} {v['worst_case_error'] if v['worst_case_error'] is None else round(v['worst_case_error'], 3)}"
-                f"/{v['expected_error'] if v['expected_error'] is None else round(v['expected_error'], 3)}"
+                f"{q} {_r(v['worst_case_error'])}/{_r(v['expected_error'])}"
                 for q, v in qs.items()
-            )  # fmt: skip
+            )
             print(f"   Pa {sel}: worst-case/expected error {cells}")
     print(f"total CPU {res['cpu_s']:.1f} s")
     if args.json_out:
