@@ -86,16 +86,19 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from privlab.table.data import MicroTable
 from privlab.table.hierarchy import Hierarchy
-from privlab.table.models import DistinctLDiversity
-from privlab.table.permutation import PermutationRelease, permute, release_from_groups
+from privlab.table.permutation import (
+    LDiversityPartition,
+    PermutationRelease,
+    ldiversity_partition,
+    permute,
+    release_from_groups,
+)
 from privlab.table.query import (
     Generalization,
     generalized_bounds,
     parse_aggregate_query,
 )
-from privlab.table.search import Problem
 
 try:  # for the "machine" line only; absent when imported from elsewhere
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -172,22 +175,6 @@ def load_subset(root: Path) -> tuple[pl.DataFrame, dict[str, int]]:
 # ------------------------------------------------------------------------------ ℓ-diversity
 
 
-@dataclass
-class LDivPartition:
-    groups: np.ndarray  # class per kept row (0..G−1)
-    kept: np.ndarray  # per input row: False where the node suppresses it
-    levels: dict[str, int]
-    age_labels: np.ndarray  # per group: "*" or (ARX label, lo, hi) of its age box
-    n_minimal: int
-    n_checked: int
-    lattice_size: int
-    loss: float
-    seconds: float
-    #: (levels, classes) of every distinct-ℓ-diverse node keeping age below ``*``, fewest
-    #: classes first — the census that shows which partitions the lattice can give at all
-    census: list[tuple[dict[str, int], int]]
-
-
 AGE_HIERARCHIES = ("arx", "aligned")
 NODE_RULES = ("least-loss", "finest-age")
 
@@ -207,97 +194,28 @@ def aligned_age_hierarchy(top: int = 99) -> Hierarchy:
 
 def ldiverse_partition(frame: pl.DataFrame, root: Path, qis: Sequence[str],
                        age_hierarchy: str = "arx", node_rule: str = "least-loss",
-                       suppression: float = 0.0) -> LDivPartition:  # fmt: skip
+                       suppression: float = 0.0) -> LDiversityPartition:  # fmt: skip
     """A minimal distinct-ℓ-diverse node keeping age below ``*``; its classes.
 
+    :func:`privlab.table.permutation.ldiversity_partition` with ℓ = 4, ``keep="age"``.
     ``node_rule``: ``least-loss`` (the least-Loss such node) or ``finest-age`` (the lowest
     age level among them, ties broken by Loss).  ``age_hierarchy``: ARX's file or
     :func:`aligned_age_hierarchy`.  ``suppression``: the fraction of rows the node may
     suppress (Incognito's threshold; the seed used none and removed its outliers by hand).
-    Distinct ℓ-diversity stays monotone with suppression (splitting a class never adds
-    distinct values), so the top-down pruning below is exact either way.
     """
-    t0 = time.perf_counter()
     if age_hierarchy not in AGE_HIERARCHIES or node_rule not in NODE_RULES:
         raise ValueError(f"age_hierarchy {age_hierarchy!r} / node_rule {node_rule!r}")
     if not 0.0 <= suppression < 1.0:
         raise ValueError(f"suppression must be a fraction in [0, 1), got {suppression}")
     hier = {
-        c: aligned_age_hierarchy()
+        col(c): aligned_age_hierarchy()
         if c == "age" and age_hierarchy == "aligned"
         else Hierarchy.from_csv(root / "adult" / f"adult_hierarchy_{c}.csv")
         for c in qis
     }
-    data = frame.select(
-        [pl.col(col(c)).cast(pl.String).alias(c) for c in qis]
-        + [pl.col(SENSITIVE).cast(pl.String).alias("sa")]
-    )
-    table = MicroTable.from_data(data, quasi_identifiers=list(qis), hierarchies=hier,
-                                 sensitive=["sa"])  # fmt: skip
-    problem = Problem(table, [DistinctLDiversity("sa", L)], suppression_limit=suppression)
-    lat = problem.lattice
-    levels = np.asarray(lat.levels)
-    status = np.zeros(lat.n_nodes, dtype=np.int8)
-    checked = 0
-    # top-down: most nodes fail, and a failing node settles its whole down-set
-    for node in np.lexsort((np.arange(lat.n_nodes), -np.asarray(lat.level_sum))):
-        if status[node]:
-            continue
-        checked += 1
-        passes = problem.check(int(node)).anonymous
-        if passes:
-            status[lat.up_set(int(node)) & (status == 0)] = 1
-        else:
-            status[lat.down_set(int(node)) & (status == 0)] = -1
-        status[node] = 1 if passes else -1
-    ok = status == 1
-    minimal = [n for n in np.flatnonzero(ok) if not any(ok[p] for p in lat.predecessors(int(n)))]
-    ai = list(qis).index("age")
-    age_top = hier["age"].height  # the level of "*"
-    keep_age = [n for n in minimal if levels[n, ai] < age_top] or minimal
-    scored = []
-    for n in keep_age:
-        c = problem.check(int(n))
-        loss_n = problem.metric.value(c.table, c.kept)
-        rank = (int(levels[n, ai]), loss_n) if node_rule == "finest-age" else (loss_n,)
-        scored.append((rank, loss_n, int(n)))
-    _, loss, best = min(scored)
-    census = sorted(
-        (({c: int(v) for c, v in zip(qis, levels[n], strict=True)},
-          int(problem.check(int(n)).kept.sum()))
-         for n in np.flatnonzero(ok) if levels[n, ai] < age_top),
-        key=lambda lv_n: (lv_n[1], sorted(lv_n[0].items())),
-    )  # fmt: skip
-    lv = levels[best]
-    cls = problem.groupify.record_classes(table.qi_codes, lv)
-    kept = problem.check(int(best)).kept[cls]
-    _, groups = np.unique(cls[kept], return_inverse=True)
-    groups = groups.reshape(-1).astype(np.int64)
-    # the published age label of each group, and the box it stands for: the [min, max] of
-    # the hierarchy leaves mapped to it.  (Not the label's text: ARX's Adult age hierarchy
-    # puts 20 in "15-19" / "10-19" / "0-19", 40 in "35-39" / "30-39" / "20-39", and so on.)
-    h = hier["age"]
-    lev = int(lv[ai])
-    grp_of_leaf = h.group_of_leaf(lev)
-    leaf_val = np.array([float(v) for v in h.leaves])
-    n_hg = h.n_groups(lev)
-    box_lo = np.full(n_hg, np.inf)
-    box_hi = np.full(n_hg, -np.inf)
-    np.minimum.at(box_lo, grp_of_leaf, leaf_val)
-    np.maximum.at(box_hi, grp_of_leaf, leaf_val)
-    hg_of_row = grp_of_leaf[table.qi_codes[kept, ai]]
-    n_g = int(groups.max()) + 1
-    hg = np.empty(n_g, dtype=np.int64)
-    hg[groups] = hg_of_row
-    labels = h.group_labels(lev)[hg]
-    age_labels = np.empty(n_g, dtype=object)
-    for g in range(n_g):
-        age_labels[g] = (
-            "*" if lev == h.height else (labels[g], float(box_lo[hg[g]]), float(box_hi[hg[g]]))
-        )
-    return LDivPartition(groups, kept, {c: int(v) for c, v in zip(qis, lv, strict=True)},
-                         age_labels, len(minimal), checked, lat.n_nodes, float(loss),
-                         time.perf_counter() - t0, census)  # fmt: skip
+    rule = "finest" if node_rule == "finest-age" else "least-loss"
+    return ldiversity_partition(frame, [col(c) for c in qis], SENSITIVE, hier, L, keep="age",
+                                node_rule=rule, suppression=suppression)  # fmt: skip
 
 
 def age_label_box(label: Any) -> Any:
@@ -533,12 +451,12 @@ def run(data: Path, queries: int, seed: int, quick: bool, age_hierarchy: str = "
     rows: list[dict[str, Any]] = []
     timings: dict[str, float] = {}
 
-    def ldiv_method(part: LDivPartition, name: str) -> Method:
+    def ldiv_method(part: LDiversityPartition, name: str) -> Method:
         rel = release_from_groups(frame, qi=qcols, sensitive=SENSITIVE, groups=part.groups,
                                   parameters={"partitioner": name}, seed=seed)  # fmt: skip
         # the generalized table publishes the hierarchy's age label of every group
         gen = Generalization.from_labels(
-            rel, {int(g): {"age": age_label_box(a)} for g, a in enumerate(part.age_labels)}
+            rel, {int(g): {"age": age_label_box(a)} for g, a in enumerate(part.boxes("age"))}
         )
         return Method(name, rel, gen)
 
@@ -625,7 +543,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"age ≥ 80: {c['age_ge_80']} removed (age > 80 would be {c['age_gt_80']}) → "
           f"{c['kept']:,} rows; {c['suppressed']} suppressed by the ℓ-diverse node")  # fmt: skip
     for key, label in (("ldiv", "9 QIs"), ("ldiv_age", "age only")):
-        p: LDivPartition = info[key]
+        p: LDiversityPartition = info[key]
         sup = f"suppression ≤ {args.ldiv_suppression:g}" if key == "ldiv" else "no suppression"
         print(f"ℓ-diversity partition ({label}; distinct ℓ = {L}, k = 1, {sup}; "
               f"age hierarchy {args.age_hierarchy}, node {args.ldiv_node}): "

@@ -24,6 +24,14 @@ make every per-group bound an O(1) lookup: building is O(E log E) for E publishe
 The help table HT of seed 001 §2.5.2 (Table 2.4) — one row per (group, hits) — is
 :func:`help_table`; SQL back ends join it with per-group hit counts.
 
+Besides the bounds, the seed notes (§2.5.1, L1172–1174) that the mean and variance of all
+the possible answers of a SUM/AVG query can be computed; it gives no formula.
+:meth:`GroupedValues.moments` computes them: every permutation inside a group is equally
+likely, so a group of n exact values with m hits contributes the sum of a uniform m-subset
+drawn without replacement — mean m·μ, variance m·(n − m)/(n − 1)·σ² (σ² the population
+variance of the group's values) — and the groups are independent, so means and variances
+add.  AVG divides by Σm (and the variance by (Σm)²).
+
 This module sits below ``privlab.table`` and ``privlab.graph`` and imports only numpy and
 :mod:`privlab.errors`.
 """
@@ -75,6 +83,31 @@ class Bounds:
 
     def to_dict(self) -> dict[str, Any]:
         return {"lower": self.lower, "upper": self.upper, "exact": self.exact}
+
+
+@dataclass(frozen=True)
+class Moments:
+    """Mean and variance of all the possible answers of a SUM or AVG query (exact).
+
+    Every permutation of the published values inside each group counts once (seed 001
+    §2.5.1).  ``None`` when no row is selected (SQL's NULL).  COUNT is exact (variance 0).
+    """
+
+    aggregate: str
+    mean: float | None
+    variance: float | None
+
+    @property
+    def std(self) -> float | None:
+        return None if self.variance is None else float(np.sqrt(max(self.variance, 0.0)))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "aggregate": self.aggregate,
+            "mean": self.mean,
+            "variance": self.variance,
+            "std": self.std,
+        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -187,6 +220,56 @@ class GroupedValues:
         upper[has] = self.hi[end[has] - 1]
         return lower, upper
 
+    def sum_moments(self, hits: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Per group: mean and variance of the sum of m of its values, all choices equal.
+
+        Seed 001 §2.5.1 (L1172–1174: "the mean and variance of all possible answers").  A
+        permutation inside a group of n exact values makes the m selected rows a uniform
+        m-subset of the values, so (sampling without replacement) the sum has mean m·μ and
+        variance m·(n − m)/(n − 1)·σ², σ² = Σ(v − μ)²/n; 0 where m = 0 or n = 1.  Needs exact
+        values (``lo == hi``); a subdomain (ch. 3) release raises :class:`ConfigError`.
+        O(E) time and memory.
+        """
+        m = self._check_hits(hits)
+        if self.hi is not self.lo and not np.array_equal(self.lo, self.hi):
+            raise ConfigError(
+                "the mean and variance of the possible answers need exact published values; "
+                "this release publishes subdomains [lo, hi] (a target-distribution release)"
+            )
+        n = self.sizes
+        gid = np.repeat(np.arange(self.n_groups), n)
+        total = np.bincount(gid, weights=self.lo, minlength=self.n_groups)
+        mu = np.divide(total, n, out=np.zeros(self.n_groups), where=n > 0)
+        ss = np.bincount(gid, weights=(self.lo - mu[gid]) ** 2, minlength=self.n_groups)
+        sigma2 = np.divide(ss, n, out=np.zeros(self.n_groups), where=n > 0)
+        mf = m.astype(np.float64)
+        fpc = np.divide(n - mf, n - 1.0, out=np.zeros(self.n_groups), where=n > 1)
+        return mf * mu, mf * fpc * sigma2
+
+    def moments(self, agg: str, hits: Any) -> Moments:
+        """Mean and variance of all the possible answers of ``agg`` ∈ {count, sum, avg}.
+
+        The groups are independent, so the per-group means and variances of
+        :meth:`sum_moments` add; AVG divides the mean by Σm and the variance by (Σm)²
+        (the count is exact).  MIN and MAX raise :class:`ConfigError` (the seed names SUM and
+        AVG only).  O(E).
+        """
+        agg = _check_agg(agg)
+        if agg in ("min", "max"):
+            raise ConfigError(
+                f"the mean and variance of the possible answers cover count, sum and avg, "
+                f"not {agg}; use the bounds for {agg}"
+            )
+        m = self._check_hits(hits)
+        total = int(m.sum())
+        if agg == "count":
+            return Moments(agg, float(total), 0.0)
+        if total == 0:
+            return Moments(agg, None, None)
+        mean, var = self.sum_moments(m)
+        div = float(total) if agg == "avg" else 1.0
+        return Moments(agg, float(mean.sum()) / div, float(var.sum()) / div**2)
+
     # ---------------------------------------------------------------- combined, O(G)
 
     def aggregate(self, agg: str, hits: Any) -> Bounds:
@@ -279,6 +362,7 @@ __all__ = [
     "AGGREGATES",
     "Bounds",
     "GroupedValues",
+    "Moments",
     "combine_help_rows",
     "help_table",
 ]

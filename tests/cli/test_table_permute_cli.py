@@ -94,7 +94,7 @@ def test_permute_writes_release_and_summary(files):
     assert {p.name for p in files["out"].iterdir()} == {"qi.parquet", "sa.parquet", "release.json"}
 
 
-@pytest.mark.parametrize("method", ["min-max", "max-group", "random", "swap"])
+@pytest.mark.parametrize("method", ["min-max", "max-group", "random", "swap", "exact-min-max"])
 def test_permute_partitioners(files, method):
     result = permute(files, "--k", "2", "--e", "1000", "--partition", method, "--seed", "1")
     assert result.exit_code == 0, result.output
@@ -342,3 +342,16 @@ def test_target_bad_input(tmp_path, target_text, extra, fragment):
     result = permute_target(data, target, out, *extra)
     assert result.exit_code == 2 and fragment in result.output, result.output
     assert not out.exists()
+
+
+def test_query_moments_of_the_possible_answers(release):
+    # Q2: two of {75, 80, 85}K are summed with 165K + 210K: mean 535K, variance 50/3 (K²)
+    result = run(["table", "query", release, Q2, "--moments", "--json"])
+    assert result.exit_code == 0, result.output
+    spread = json.loads(result.output)["possible_answers"]
+    assert spread["mean"] == pytest.approx(535_000)
+    assert spread["std"] == pytest.approx((50 / 3) ** 0.5 * 1000)
+    text = run(["table", "query", release, Q2, "--moments"])
+    assert text.exit_code == 0 and "all possible answers: mean 535,000" in text.output
+    bad = run(["table", "query", release, "SELECT MIN(salary) FROM t", "--moments"])
+    assert bad.exit_code == 2 and "not min" in bad.output and "Traceback" not in bad.output

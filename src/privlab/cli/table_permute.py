@@ -136,7 +136,7 @@ def permute(
         None,
         "--partition",
         help="(k,e): how to form the groups, min-sum | min-max | max-group | random | swap "
-        "(default: min-sum).",
+        "| exact-min-max (overlapping groups allowed; small tables only) (default: min-sum).",
     ),
     target: Path | None = typer.Option(
         None,
@@ -339,6 +339,12 @@ def query(
         help="CSV of generalization labels (group_id + QI columns, e.g. [31-40], 271*, *) "
         "to compare with; default: each group's min–max box.",
     ),
+    moments: bool = typer.Option(
+        False,
+        "--moments",
+        help="Also give the mean and standard deviation of all the answers the release "
+        "allows (every permutation inside each group; SUM, AVG and COUNT).",
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print a machine-readable answer."),
     quiet: Quiet = False,
 ) -> None:
@@ -349,10 +355,16 @@ def query(
     table of the same groups would give.
     """
     from privlab.table.permutation import PermutationRelease
-    from privlab.table.query import Generalization, bounded_query, parse_aggregate_query
+    from privlab.table.query import (
+        Generalization,
+        bounded_query,
+        parse_aggregate_query,
+        query_moments,
+    )
 
     release = PermutationRelease.read(release_dir)
     parse_aggregate_query(sql, release)  # bad SQL fails before any connection
+    spread = query_moments(release, sql) if moments else None
     gen = None
     if generalization is not None:
         labels = read_table(generalization, expected_columns=["group_id"])
@@ -365,6 +377,8 @@ def query(
     with spinner("loading the release and answering the query …"):
         answer = bounded_query(release, sql, backend=backend, dsn=dsn, generalization=gen)
     data = answer.to_dict()
+    if spread is not None:
+        data["possible_answers"] = spread.to_dict()
     if json_out:
         print_json(data)
         return
@@ -381,6 +395,11 @@ def query(
     g = answer.generalized
     grid.add_row(f"generalized ({answer.generalization})", fmt(g.lower), fmt(g.upper), fmt(g.exact))
     out_console.print(grid)
+    if spread is not None:
+        out_console.print(
+            f"all possible answers: mean {fmt(spread.mean)}, standard deviation {fmt(spread.std)}",
+            highlight=False,
+        )
     out_console.print(
         f"{answer.hits} tuples selected in {answer.groups_touched} of {answer.groups} groups; "
         f"generalized table: {answer.generalized_covered} groups covered, "

@@ -68,6 +68,11 @@ DATASETS: dict[str, Dataset] = {
         Dataset("synthetic:capital-loss", "microdata", None, ("n", "sa", "s", "seed"),
                 "seed 001 §3.7's synthetic table: age uniform on 17–79, capital_loss normal "
                 "(mean 2048, sd 256), uniform or Zipf(s) on 1024–3072 (10,000 rows)"),
+        Dataset("synthetic:age-loss", "microdata", None,
+                ("n", "noise", "levels", "seed"),
+                "seed 001 Figs 2.8–2.10 / 3.5b: age uniform 17–79, capital loss on 155–3,900 "
+                "(89-value grid), rising with age jittered by N(0, noise²) years, or uniform "
+                "when noise is absent (privlab.table.permutation.synthetic.age_capital_loss)"),
         Dataset("none", "none", None, (), "no data (analytic experiments)"),
     )
 }  # fmt: skip
@@ -98,6 +103,16 @@ def load_dataset(key: str, options: Mapping[str, Any]) -> Any:
         return _load_adult(options)
     if key == "synthetic:capital-loss":
         return _synthetic_capital_loss(options)
+    if key == "synthetic:age-loss":
+        from privlab.table.permutation.synthetic import age_capital_loss
+
+        noise = options.get("noise")
+        return age_capital_loss(
+            int(options.get("n", 2000)),
+            noise=None if noise is None else float(noise),
+            levels=int(options.get("levels", 89)),
+            seed=int(options.get("seed", 0)),
+        )
     if d.kind == "microdata":
         return _load_capital_loss(options)
     return _shrink_graph(_load_graph(key, options), options)

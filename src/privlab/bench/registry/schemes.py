@@ -144,12 +144,42 @@ def _ke_permute(method: str) -> Callable[[Any, float, Cell], Release]:
         from privlab.table.permutation import permute
 
         p = cell.settings
+        # Figs 2.9–2.10 sweep k or e (parameter = "k" / "e"); otherwise options or 4 / 100
+        k = value if cell.parameter == "k" else p.get("k", 4)
+        e = value if cell.parameter == "e" else p.get("e", 100)
         qi = [c for c in frame.columns if c != CAPITAL_LOSS]
-        rel = permute(frame, qi=qi, sensitive=CAPITAL_LOSS, k=int(p.get("k", 4)),
-                      e=float(p.get("e", 100)), method=method, seed=cell.sub_seed(1))  # fmt: skip
+        rel = permute(frame, qi=qi, sensitive=CAPITAL_LOSS, k=int(k), e=float(e),
+                      method=method, seed=cell.sub_seed(1))  # fmt: skip
         return Release(rel)
 
     return apply
+
+
+def _ldiv_partition(frame: Any, value: float, cell: Cell) -> Release:
+    """Seed 001 §2.7's ℓ-diversity baseline partition, permuted (k, e ignored; ℓ = ``l``).
+
+    :func:`~privlab.table.permutation.ldiversity_partition` with ARX's Adult hierarchies
+    (``adult/adult_hierarchy_<qi>.csv`` under the data folder), distinct ℓ = 4, age kept
+    below ``*``, the least-Loss minimal node, no suppression; its classes are permuted.
+    """
+    from privlab.bench.registry.datasets import data_root
+    from privlab.table.hierarchy import Hierarchy
+    from privlab.table.permutation import ldiversity_partition, release_from_groups
+
+    root = data_root()
+    if root is None:
+        raise ConfigError("l-diversity-partition needs the data folder (PRIVLAB_DATA)")
+    qi = [c for c in frame.columns if c != CAPITAL_LOSS]
+    hier = {
+        c: Hierarchy.from_csv(root / "adult" / f"adult_hierarchy_{c.replace('_', '-')}.csv")
+        for c in qi
+    }
+    part = ldiversity_partition(frame, qi, CAPITAL_LOSS, hier, int(cell.settings.get("l", 4)),
+                                keep="age")  # fmt: skip
+    rel = release_from_groups(frame, qi=qi, sensitive=CAPITAL_LOSS, groups=part.groups,
+                              parameters={"partitioner": "l-diversity", **part.to_dict()},
+                              seed=cell.sub_seed(1))  # fmt: skip
+    return Release(rel)
 
 
 def _round_ratios(h: Any, ratio: int) -> Any:
@@ -187,20 +217,24 @@ def _target_hierarchy(x: np.ndarray, p: Mapping[str, Any]) -> Any:
     else:
         raise ConfigError(f"scheme target: domain = {domain!r}; use values or range")
     target = str(p.get("target", "uniform"))
+    arity = int(p.get("arity", 2))
     if target == "uniform":
-        return SAHierarchy.balanced(dom)
+        return SAHierarchy.balanced(dom, arity=arity)
     if target == "source":
         counts = np.bincount(np.searchsorted(dom, x), minlength=dom.size)
-        return SAHierarchy.balanced(dom, [int(c) for c in counts])
+        return SAHierarchy.balanced(dom, [int(c) for c in counts], arity=arity)
     if target == "normal":  # N(mid, (range / r)²) over the domain (Table 3.5: normal(4), (20))
         sd = (hi - lo) / float(p.get("r", 4))
         f = np.exp(-0.5 * ((dom - (lo + hi) / 2) / sd) ** 2)
     elif target == "zipf":  # rank 1 = the largest value (reproduces Table 3.5's 8:92)
-        f = (hi - dom + 1.0) ** -float(p.get("s", 1))
+        # zipf_rank = "smallest": rank 1 = the smallest value, as synthetic:capital-loss's
+        # Zipf source (Fig. 3.4b compares the two)
+        rank = dom - lo + 1.0 if p.get("zipf_rank") == "smallest" else hi - dom + 1.0
+        f = rank ** -float(p.get("s", 1))
     else:
         raise ConfigError(f"scheme target: target = {target!r}; use uniform, source, normal "
                           "or zipf")  # fmt: skip
-    return SAHierarchy.balanced(dom, [int(v) for v in np.rint(f / f.max() * 1e6)])
+    return SAHierarchy.balanced(dom, [int(v) for v in np.rint(f / f.max() * 1e6)], arity=arity)
 
 
 def _target(frame: Any, value: float, cell: Cell) -> Release:
@@ -215,7 +249,9 @@ def _target(frame: Any, value: float, cell: Cell) -> Release:
     """
     from privlab.table.permutation.target import shifted_hierarchy, target_release
 
-    p = cell.settings
+    p = dict(cell.settings)
+    if cell.parameter in ("r", "s", "groups", "arity"):  # Figs 3.4a–c, 3.5 sweep these
+        p[cell.parameter] = value
     x = frame[CAPITAL_LOSS].to_numpy()
     h = _target_hierarchy(x, p)
     shift = float(value) if cell.parameter == "shift" else p.get("shift")
@@ -298,8 +334,12 @@ SCHEMES: dict[str, Scheme] = {
         *(Scheme(m, "microdata", _ke_permute(m), ("k", "e"),
                  f"(k, e)-anonymous permutation, partitioner {m} (seed 001; k = 4, e = 100)")
           for m in ("min-sum", "min-max", "max-group", "random", "swap")),
+        Scheme("l-diversity-partition", "microdata", _ldiv_partition, ("l",),
+               "the classes of a minimal distinct ℓ-diverse full-domain generalization, "
+               "permuted (seed 001's baseline; ARX's Adult hierarchies, age kept)"),
         Scheme("target", "microdata", _target,
-               ("target", "r", "s", "domain", "ratio", "mode", "groups", "fakes", "shift"),
+               ("target", "r", "s", "domain", "ratio", "mode", "groups", "fakes", "shift",
+                "arity", "zipf_rank"),
                "target-distribution release (seed 001 ch. 3, target_release; QI = age)"),
         Scheme("safe-k", "none", _safe_k, ("k", "beta"),
                "Li et al.'s sampling + strongly-safe k-anonymization (analytic)"),

@@ -15,6 +15,7 @@
 """
 
 from privlab.table.permutation.anatomy import anatomy, anatomy_count_bounds, anatomy_groups
+from privlab.table.permutation.ldiv_partition import LDiversityPartition, ldiversity_partition
 from privlab.table.permutation.partition import (
     METHODS,
     Partition,
@@ -22,8 +23,11 @@ from privlab.table.permutation.partition import (
     is_ke_anonymous,
     ke_partition,
 )
+from privlab.table.permutation.partition_exact import exact_min_max_partition
 from privlab.table.permutation.personalized import (
     exact_ppp,
+    min_gen_uniform_multi_group,
+    min_gen_uniform_one_group,
     min_sor_bu,
     min_sor_td,
     personalized_release,
@@ -41,23 +45,36 @@ from privlab.table.permutation.target import (
     shifted_hierarchy,
     target_release,
 )
+from privlab.table.permutation.target_categorical import (
+    CategoricalHierarchy,
+    categorical_target_release,
+    min_sum_of_cardinality,
+)
 
 __all__ = [
     "METHODS",
+    "CategoricalHierarchy",
+    "LDiversityPartition",
     "Partition",
     "PermutationRelease",
     "SAHierarchy",
     "anatomy",
     "anatomy_count_bounds",
     "anatomy_groups",
+    "categorical_target_release",
+    "exact_min_max_partition",
     "exact_ppp",
     "exhaustive_partition",
     "is_ke_anonymous",
     "ke_partition",
+    "ldiversity_partition",
     "max_m_bound_allocation",
+    "min_gen_uniform_multi_group",
+    "min_gen_uniform_one_group",
     "min_sor_bu",
     "min_sor_fake",
     "min_sor_td",
+    "min_sum_of_cardinality",
     "min_sum_of_range",
     "permute",
     "personalized_release",

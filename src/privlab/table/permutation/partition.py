@@ -24,6 +24,10 @@ of a group is its range (Problem 2.6.1).  Partitioners (:func:`ke_partition`):
     Rank-based swapping [Moore 1996] as the seed uses it (L1866–1882): each row gets a window
     of ±l ranks, l the least that makes the window (k, e)-anonymous; rows are swapped with a
     random unswapped partner within their window.  See :class:`Partition` for the release.
+``exact-min-max``
+    The exact minimum max-of-error partition, overlapping groups allowed (§2.6.2,
+    Algorithm 2): :func:`~privlab.table.permutation.partition_exact.exact_min_max_partition`,
+    O(D⁴·k) for D distinct values — for small tables and as the oracle of ``min-max``.
 
 The partitioners live in sibling modules; this one holds the public API, the input checks
 and the glue:
@@ -63,7 +67,7 @@ from privlab.table.permutation.partition_dp import (
     last_starts,
 )
 
-METHODS = ("min-sum", "min-max", "max-group", "random", "swap")
+METHODS = ("min-sum", "min-max", "max-group", "random", "swap", "exact-min-max")
 
 
 @dataclass(frozen=True, eq=False)
@@ -216,6 +220,10 @@ def ke_partition(
     x = _check_values(values)
     k, e = _check_ke(k, e)
     _check_feasible(x, k, e)
+    if method == "exact-min-max":
+        from privlab.table.permutation.partition_exact import exact_min_max_partition
+
+        return exact_min_max_partition(x, k, e)
     t0 = time.perf_counter()
     n = x.size
     extra: dict[str, Any] = {}

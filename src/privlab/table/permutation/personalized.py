@@ -10,9 +10,10 @@ generalization Dᵢ ∋ vᵢ of every tuple (the bijection of Def 5.3.2) such th
 respects all its members' requirements, minimizing the sum of ranges Σ (max Dᵢ − min Dᵢ).
 Its complexity is open (L5909–5918).
 
-* :func:`min_sor_td` — Algorithm 9 MinSORtd (top-down), in the reading of Algorithm 6
-  MinGenUniformOneGrp + Theorem 9: one group per maximal requirement domain, generalized by
-  Ch. 3's Algorithm 3 with a uniform target on that domain.
+* :func:`min_gen_uniform_one_group` — Algorithm 6 MinGenUniformOneGrp + Theorem 9: one
+  group per maximal requirement domain, generalized by Ch. 3's Algorithm 3 with a uniform
+  target on that domain; :func:`min_sor_td` (Algorithm 9, top-down) comes out the same.
+* :func:`min_gen_uniform_multi_group` — Algorithm 7: Algorithm 6 per group of identical QIs.
 * :func:`min_sor_bu` — Algorithm 8 MinSORbu (bottom-up, maximum *average* saving,
   L5860); ``FindMinGroup`` is left undefined by the text — see its docstring for ours.
 * :func:`exact_ppp` — exhaustive optimum for ≤ 8 tuples, to measure the heuristics' gap.
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import reduce
 from typing import Any
@@ -51,6 +52,8 @@ __all__ = [
     "PersonalizedResult",
     "exact_ppp",
     "is_valid",
+    "min_gen_uniform_multi_group",
+    "min_gen_uniform_one_group",
     "min_sor_bu",
     "min_sor_td",
     "personalized_release",
@@ -243,20 +246,20 @@ def _is_under(h: SAHierarchy, node: int, top: int) -> bool:
 # ---------------------------------------------------------------------------- Algorithm 9
 
 
-def min_sor_td(
+def min_gen_uniform_one_group(
     values: Any, requirements: Sequence[Any], hierarchy: SAHierarchy
 ) -> PersonalizedResult:
-    """Algorithm 9 MinSORtd (seed 001 §2.4, L5885), read as Algorithm 6 + Theorem 9.
+    """Algorithm 6 MinGenUniformOneGrp (seed 001 §2.4, dissertation L5712–5740).
 
-    While some tuple's requirement is at the current root, the text emits a "global
-    generalization" group whose largest domains go to the tuples with the largest Rᵢ, then
-    recurses into the subtrees.  By Theorem 9 every tuple under a requirement node B may be
-    raised to B, so the global generalization of *all* values under B (Ch. 3 Algorithm 3,
-    uniform target on B) respects everybody there; the tuples under B are thus one group,
-    and the recursion continues only into subtrees without a requirement above them — i.e.
-    one group per maximal requirement domain (GetBigDomains of Algorithm 6, L5712).  On the
-    text's first counterexample this yields {1..8} ∪ {1–8}×3 as stated (L5900).
-    O(n·depth + |H|) plus the assignment, O(n²) worst case.
+    One owner group, uniform target.  Every pair is put at its requirement node; by
+    Theorem 9 every tuple under a requirement node B may be raised to B, so
+    ``GetBigDomains`` ("details omitted") is read as the maximal requirement nodes — the
+    requirement nodes with no requirement node above them; they are disjoint and hold every
+    tuple.  Each is generalized on its own by Ch. 3's Algorithm 3 (uniform target on B) —
+    the text's observation that the values under different big domains can be separate
+    subgroups — so the result has one group per big domain.  On the text's first
+    counterexample it yields {1..8} ∪ {1–8}×3 as stated (L5900).
+    O(n·depth + |H|) plus the assignment of tuples to subdomains, O(n²) worst case.
     """
     x, leaves, req, req_range = _prepare(values, requirements, hierarchy)
     h = hierarchy
@@ -273,7 +276,57 @@ def min_sor_td(
             domains[i] = d
         groups.append(sorted(members))
     cost = float(sum(h.range(int(d)) for d in domains))
-    return PersonalizedResult(groups, domains, cost, "MinSORtd", h)
+    return PersonalizedResult(groups, domains, cost, "MinGenUniformOneGrp", h)
+
+
+def min_gen_uniform_multi_group(
+    values: Any, requirements: Sequence[Any], hierarchy: SAHierarchy, keys: Sequence[Any]
+) -> PersonalizedResult:
+    """Algorithm 7 MinGenUniformMultiGrp (seed 001 §2.4, dissertation L5756–5770).
+
+    Tuples are grouped by their quasi-identifier values (``keys``: one hashable per tuple,
+    e.g. a tuple of its QI values) and :func:`min_gen_uniform_one_group` runs on each group;
+    a query then selects all or none of a group's tuples.  The seed notes this ignores the
+    sensitive values, so its sum of ranges is usually above the single-group one.
+    O(n log n) for the grouping plus Algorithm 6 on every group.
+    """
+    x = np.asarray(values, dtype=np.float64).reshape(-1)
+    reqs = list(requirements)
+    key_list = list(keys)
+    if len(key_list) != x.size or len(reqs) != x.size:
+        raise InputError(
+            f"keys and requirements: one per value ({x.size}), got {len(key_list)} keys and "
+            f"{len(reqs)} requirements"
+        )
+    by_key: dict[Any, list[int]] = {}
+    for i, key in enumerate(key_list):
+        by_key.setdefault(key, []).append(i)
+    domains = np.empty(x.size, dtype=np.int64)
+    groups: list[list[int]] = []
+    for members in by_key.values():
+        sub = min_gen_uniform_one_group(x[members], [reqs[i] for i in members], hierarchy)
+        for j, d in enumerate(sub.domains):
+            domains[members[j]] = d
+        groups.extend([members[j] for j in grp] for grp in sub.groups)
+    cost = float(sum(hierarchy.range(int(d)) for d in domains))
+    return PersonalizedResult(groups, domains, cost, "MinGenUniformMultiGrp", hierarchy)
+
+
+def min_sor_td(
+    values: Any, requirements: Sequence[Any], hierarchy: SAHierarchy
+) -> PersonalizedResult:
+    """Algorithm 9 MinSORtd (seed 001 §2.4, L5885), read as Algorithm 6 + Theorem 9.
+
+    While some tuple's requirement is at the current root, the text emits a "global
+    generalization" group whose largest domains go to the tuples with the largest Rᵢ, then
+    recurses into the subtrees.  By Theorem 9 every tuple under a requirement node B may be
+    raised to B, so the global generalization of *all* values under B (Ch. 3 Algorithm 3,
+    uniform target on B) respects everybody there; the tuples under B are thus one group,
+    and the recursion continues only into subtrees without a requirement above them — i.e.
+    one group per maximal requirement domain: exactly :func:`min_gen_uniform_one_group`
+    (Algorithm 6).  O(n·depth + |H|) plus the assignment, O(n²) worst case.
+    """
+    return replace(min_gen_uniform_one_group(values, requirements, hierarchy), method="MinSORtd")
 
 
 # ---------------------------------------------------------------------------- Algorithm 8
@@ -462,7 +515,13 @@ def exact_ppp(
 
 # ---------------------------------------------------------------------------- publishing
 
-METHODS = {"bu": min_sor_bu, "td": min_sor_td, "exact": exact_ppp}
+METHODS = {
+    "bu": min_sor_bu,
+    "td": min_sor_td,
+    "exact": exact_ppp,
+    "one-group": min_gen_uniform_one_group,
+    "qi-groups": min_gen_uniform_multi_group,
+}
 
 
 def personalized_release(
@@ -482,7 +541,9 @@ def personalized_release(
 
     ``requirements``: a column name or one entry per row (a height ≥ 0 or a subdomain
     ``(lo, hi)``, see :func:`requirement_nodes`).  ``method``: ``"bu"`` (:func:`min_sor_bu`),
-    ``"td"`` (:func:`min_sor_td`) or ``"exact"`` (≤ 8 rows).  Each group of the result is one
+    ``"td"`` (:func:`min_sor_td`), ``"exact"`` (≤ 8 rows), ``"one-group"`` (Algorithm 6,
+    :func:`min_gen_uniform_one_group`) or ``"qi-groups"`` (Algorithm 7,
+    :func:`min_gen_uniform_multi_group` on the rows' QI values).  Each group of the result is one
     release group whose SA rows are its members' subdomains; the QI rows are shuffled as in
     every permutation release.  Complexity: that of the method.
     """
@@ -505,7 +566,11 @@ def personalized_release(
     else:
         reqs = list(requirements)
     hierarchy.locate(x, what="row")
-    res = METHODS[method](x, reqs, hierarchy)
+    if method == "qi-groups":
+        keys = list(df.select(qi).iter_rows())
+        res = min_gen_uniform_multi_group(x, reqs, hierarchy, keys)
+    else:
+        res = METHODS[method](x, reqs, hierarchy)
     gid = np.empty(x.size, dtype=np.int64)
     rows_g, rows_lo, rows_hi = [], [], []
     for g, members in enumerate(res.groups):

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from privlab.bounds import Bounds, GroupedValues
+from privlab.bounds import Bounds, GroupedValues, Moments
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InfeasibleError, InputError
 from privlab.io.atomic import atomic_folder
@@ -140,6 +140,14 @@ class PermutationRelease:
         The pure-Python reference for the SQL rewrite (seed 001 §2.5).  O(n + G).
         """
         return self.grouped_values().aggregate(agg, self.hits(where))
+
+    def moments(self, agg: str, where: Any = None) -> Moments:
+        """Mean and variance of all possible answers of ``agg`` ∈ {count, sum, avg}.
+
+        Seed 001 §2.5.1 (L1172–1174); see :meth:`privlab.bounds.GroupedValues.moments`.
+        O(n + E).
+        """
+        return self.grouped_values().moments(agg, self.hits(where))
 
     def help_table(self) -> pl.DataFrame:
         """Seed 001's HT (Table 2.4): one row per (group, hits ∈ 1..group's rows)."""

@@ -71,7 +71,13 @@ Modules: :mod:`~privlab.table.query.parse` (sqlglot parsing and validation),
 :mod:`~privlab.table.query.engine` (the engine, its backends and the SQL rewrite).
 """
 
-from privlab.table.query.engine import QueryAnswer, QueryEngine, bounded_query, rewrite_sql
+from privlab.table.query.engine import (
+    QueryAnswer,
+    QueryEngine,
+    bounded_query,
+    query_moments,
+    rewrite_sql,
+)
 from privlab.table.query.generalization import Generalization, generalized_bounds
 from privlab.table.query.parse import AGGREGATES, BACKENDS, ParsedQuery, parse_aggregate_query
 from privlab.table.query.polars_where import to_polars
@@ -89,6 +95,7 @@ __all__ = [
     "generalized_bounds",
     "mask_dsn",
     "parse_aggregate_query",
+    "query_moments",
     "rewrite_sql",
     "to_polars",
 ]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from privlab.bounds import Bounds, GroupedValues
+from privlab.bounds import Bounds, GroupedValues, Moments
 from privlab.errors import ConfigError, InputError
 from privlab.table.query.boxes import _normalized_qi
 from privlab.table.query.generalization import Generalization, generalized_bounds
@@ -477,3 +477,22 @@ def bounded_query(
     parse_aggregate_query(sql, release)  # fail on bad SQL before connecting anywhere
     with QueryEngine(backend, dsn=dsn) as eng:
         return eng.query(release, sql, generalization=generalization)
+
+
+def query_moments(release: PermutationRelease, sql: str) -> Moments:
+    """Mean and variance of all possible answers of ``SELECT SUM|AVG|COUNT(S) ... WHERE C``.
+
+    Seed 001 §2.5.1 (L1172–1174): every permutation of each group's values is one possible
+    original table; the answers of the query over all of them have this mean and variance
+    (:meth:`privlab.bounds.GroupedValues.moments`).  The hits are counted with polars (the
+    python backend's translation of C).  O(n + E).  MIN/MAX and subdomain releases raise
+    :class:`ConfigError`; an Anatomy release too.
+    """
+    parsed = parse_aggregate_query(sql, release)
+    if release.kind != "numeric":
+        raise ConfigError(
+            "the mean and variance of the possible answers need a numeric release "
+            "(an Anatomy release publishes counts per value)"
+        )
+    where = None if parsed.where is None else to_polars(parsed.where)
+    return release.grouped_values().moments(parsed.aggregate.lower(), release.hits(where))
