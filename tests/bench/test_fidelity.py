@@ -82,3 +82,34 @@ def test_table35_source_ratio_is_the_share_of_rows_in_the_lower_half_domain():
                 parameter="shift", value=0.0, seed=0, options={})  # fmt: skip
     got = METRICS["target_ratio_root"].measure(frame, None, cell)
     assert got == pytest.approx(want) and round(got) == 82
+
+
+# ------------------------------------------------------------- 3. Hay Figs 5–7 on the component
+
+
+def test_hay_fig5_grqc_runs_on_its_largest_component(tmp_path):
+    """Hay et al. restrict every graph to its largest component (seed 002 §A.3.1): ca-GrQc's
+    has 4,158 of 5,242 nodes, and there H_2 / H_3 / H* leave 44 / 63 / 64 % of the nodes
+    unique (the whole graph, kept as grqc-h-whole: 36 / 51 / 52 %)."""
+    spec = _experiment("hay-fig5-6", "grqc-h", reduced=False)
+    assert spec.experiments[0].data_options == {"largest_component": True}
+    g = registry.load_dataset("ca-grqc", {"largest_component": True})
+    assert g.n_nodes == 4158
+    run_spec(spec, tmp_path)
+    res = pl.read_csv(tmp_path / "results.csv").filter(pl.col("metric") == "refine_bucket_1")
+    unique = dict(zip(res["value"].cast(int), res["result"], strict=True))
+    assert unique[2] == pytest.approx(0.444, abs=0.005)
+    assert unique[3] == pytest.approx(0.627, abs=0.005)
+    assert unique[4] == pytest.approx(0.643, abs=0.005)  # H* (the fixed point, H_5)
+    # unique counts are whole nodes of the component
+    assert unique[4] * 4158 == pytest.approx(round(unique[4] * 4158), abs=1e-6)
+
+
+def test_hay_fig5_whole_graph_second_line_is_kept(tmp_path):
+    spec = _experiment("hay-fig5-6", "grqc-h-whole", reduced=False)
+    assert "largest_component" not in spec.experiments[0].data_options
+    run_spec(spec, tmp_path)
+    res = pl.read_csv(tmp_path / "results.csv").filter(pl.col("metric") == "refine_bucket_1")
+    unique = dict(zip(res["value"].cast(int), res["result"], strict=True))
+    assert round(100 * unique[2], 1) == 35.6 and round(100 * unique[3], 1) == 51.0
+    assert round(100 * unique[4], 1) == 52.5
