@@ -113,3 +113,33 @@ def test_hay_fig5_whole_graph_second_line_is_kept(tmp_path):
     unique = dict(zip(res["value"].cast(int), res["result"], strict=True))
     assert round(100 * unique[2], 1) == 35.6 and round(100 * unique[3], 1) == 51.0
     assert round(100 * unique[4], 1) == 52.5
+
+
+# ------------------------------------------------------------- 5. the DP benchmark
+
+
+def test_dp_benchmark_compares_like_with_like(capsys):
+    """benchmarks/bench_dp.py: numpy input on every side, real aggregations (a predicate
+    count, a clamped sum, a histogram), CPU and wall time; the O(1) count and OpenDP's
+    Python-list input only as separately labelled rows."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_dp.py"
+    spec = importlib.util.spec_from_file_location("bench_dp", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    compile(mod.ANCHOR_SCRIPT, "<anchors>", "exec")  # the anchors' script is valid Python
+    assert mod.QUERIES[:3] == ("count x < 50", "sum", "histogram")
+    labels = dict(mod.ANCHORS)
+    assert "numpy" in labels["opendp"] and "Python list" in labels["opendp-list"]
+    assert "polars" in labels["opendp-polars"]
+    assert "opendp-list" in mod.ANCHOR_SCRIPT and 'T="i64"' in mod.ANCHOR_SCRIPT
+    assert mod.main(["--n", "2000", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "| privlab (numpy int64) |" in out and "CPU / wall" in out
+    row = next(line for line in out.splitlines() if line.startswith("| privlab"))
+    assert row.count(" ms (1.0×)") == 4  # every query timed, CPU and wall
