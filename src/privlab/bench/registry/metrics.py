@@ -130,6 +130,21 @@ def _delta(_: Any, r: Release, cell: Cell) -> float:
     return float(delta(k, beta, eps))
 
 
+def _attr(attr: str, kind: str) -> Callable[[Any, Release, Cell], float]:
+    """A number of the result a ``none``-kind scheme computed (``kind``: its class name)."""
+
+    def measure(_: Any, r: Release, cell: Cell) -> float:
+        if type(r.data).__name__ != kind:
+            raise ConfigError(f"metric {attr!r} needs a scheme that yields {kind}; "
+                              f"scheme {cell.scheme!r} does not")  # fmt: skip
+        obj = r.data
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+        return float(obj)
+
+    return measure
+
+
 def _range_workload(frame: Any, span: int, cell: Cell) -> list[tuple[int, int]]:
     """Seed 001 §3.1's range workload: ``queries`` random [X, X + span] holding some age.
 
@@ -251,5 +266,22 @@ METRICS: dict[str, Metric] = {
           for pos, where in (("root", "root (level 1)"), ("left", "left level-2 node"),
                              ("right", "right level-2 node"))),
         Metric("delta", "none", _delta, "δ = d(k, β, ε)"),
+        *(Metric(f"parity_{name}", "none", _attr(attr, "ParityResult"), label)
+          for name, attr, label in (
+              ("without_t", "exact_d", "P[A₁ = false ∧ A₂ ≥ ½], t absent (exact)"),
+              ("with_t", "exact_d_prime", "P[A₁ = false ∧ A₂ ≥ ½], t present (exact)"),
+              ("simulated_without_t", "simulated_d", "same, t absent (Monte Carlo)"),
+              ("simulated_with_t", "simulated_d_prime", "same, t present (Monte Carlo)"),
+          )),
+        Metric("composed_epsilon", "none", _attr("total.epsilon", "FreshSampling"),
+               "ε of all rounds composed"),
+        Metric("composed_delta", "none", _attr("total.delta", "FreshSampling"),
+               "δ of all rounds composed"),
+        Metric("miss_probability", "none", _attr("miss_probability", "FreshSampling"),
+               "P[a tuple is in no sample] = (1 − β)^R"),
+        Metric("prop1_min_delta", "none", _attr("min_delta", "Proposition1"),
+               "smallest δ without sampling (Proposition 1: 1)"),
+        Metric("prop1_delta_sampled", "none", _attr("delta_with_sampling", "Proposition1"),
+               "δ = d(k, β, ε) with β-sampling first"),
     )
 }  # fmt: skip
