@@ -2,10 +2,10 @@
 
 Data (seed 001 §3.1, L1652–1654): the clean rows of the UCI file ``adult/uci/adult.data``
 (rows with '?' dropped: 30,162) with capital-loss > 0 — 1,427 rows, 89 distinct values, range
-155–4,356 (the seed prints 3,900; the data says 4,356).  As the seed does for its ℓ-diversity
-baseline, the 6 tuples of age 80 or more are removed (the seed writes "age > 80", but only
-``age ≥ 80`` removes 6 rows; ``> 80`` removes 5).  Every method below runs on the same 1,421
-rows so that all curves share one query workload.
+155–4,356.  As the seed does for its ℓ-diversity baseline, the 6 tuples of age 80 or more are
+removed, which leaves the seed's range 155–3,900 (the one 4,356 row is age 82; the seed
+writes "age > 80", but only ``age ≥ 80`` removes 6 rows; ``> 80`` removes 5).  Every method
+below runs on the same 1,421 rows so that all curves share one query workload.
 
 Partitions (the groups whose sensitive values a release permutes):
 
