@@ -3,7 +3,8 @@
 Graph: clustering, path lengths, diameter, degree and joint-degree distribution Hellinger
 distances (Hay et al.'s utility measures); table: ARX Loss and the suppressed fraction;
 microdata: seed 001's AVG range-query error (§3.1, Thm 2 for the generalized bounds), sum of
-ranges and fake values of the target release; none: Li et al.'s δ = d(k, β, ε).
+ranges, fake values and Table 3.5's hierarchy ratios of the target release; none: Li et
+al.'s δ = d(k, β, ε).
 """
 
 from __future__ import annotations
@@ -129,6 +130,21 @@ def _delta(_: Any, r: Release, cell: Cell) -> float:
     return float(delta(k, beta, eps))
 
 
+def _attr(attr: str, kind: str) -> Callable[[Any, Release, Cell], float]:
+    """A number of the result a ``none``-kind scheme computed (``kind``: its class name)."""
+
+    def measure(_: Any, r: Release, cell: Cell) -> float:
+        if type(r.data).__name__ != kind:
+            raise ConfigError(f"metric {attr!r} needs a scheme that yields {kind}; "
+                              f"scheme {cell.scheme!r} does not")  # fmt: skip
+        obj = r.data
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+        return float(obj)
+
+    return measure
+
+
 def _range_workload(frame: Any, span: int, cell: Cell) -> list[tuple[int, int]]:
     """Seed 001 §3.1's range workload: ``queries`` random [X, X + span] holding some age.
 
@@ -154,6 +170,33 @@ def _sum_of_ranges(_: Any, r: Release, cell: Cell) -> float:
 
 def _fake_values(_: Any, r: Release, cell: Cell) -> float:
     return float(r.data.parameters["fake_values"])
+
+
+def _target_ratio(position: str) -> Callable[[Any, Release, Cell], float]:
+    """Seed 001 Table 3.5 (§3.7, Fig. 3.6's setting): the target hierarchy's left-child weight
+    in percent of its node (``root``: level 1; ``left`` / ``right``: the two level-2 nodes).
+
+    The hierarchy is the ``target`` scheme's own (``_target_hierarchy``: balanced over the
+    domain, the target's exact leaf weights, before the rounding to tenths), moved by the
+    shift factor when the cell sweeps ``shift`` (x = 0: the target itself).  The table prints
+    the ratios normalized to 0–100, e.g. 82:18 for the source; this is the 82.  O(|domain|).
+    """
+
+    def measure(original: Any, r: Release, cell: Cell) -> float:
+        from privlab.bench.registry.schemes import _target_hierarchy
+        from privlab.table.permutation.target import shifted_hierarchy
+
+        x = original[CAPITAL_LOSS].to_numpy()
+        h = _target_hierarchy(x, cell.settings)
+        shift = cell.value if cell.parameter == "shift" else cell.settings.get("shift")
+        if shift is not None:
+            h = shifted_hierarchy(h, x, float(shift))
+        node = 0 if position == "root" else h.children[0][0 if position == "left" else -1]
+        weights = [h.weight[c] for c in h.children[node]]
+        total = sum(weights)
+        return 100.0 * weights[0] / total if total else float("nan")
+
+    return measure
 
 
 def _range_error(generalized: bool) -> Callable[[Any, Release, Cell], float]:
@@ -218,6 +261,27 @@ METRICS: dict[str, Metric] = {
         Metric("sum_of_ranges", "microdata", _sum_of_ranges,
                "sum of ranges of the published subdomains (target release)"),
         Metric("fake_values", "microdata", _fake_values, "fake values added (target release)"),
+        *(Metric(f"target_ratio_{pos}", "microdata", _target_ratio(pos),
+                 f"target hierarchy: left child's share of the {where}, % (Table 3.5)")
+          for pos, where in (("root", "root (level 1)"), ("left", "left level-2 node"),
+                             ("right", "right level-2 node"))),
         Metric("delta", "none", _delta, "δ = d(k, β, ε)"),
+        *(Metric(f"parity_{name}", "none", _attr(attr, "ParityResult"), label)
+          for name, attr, label in (
+              ("without_t", "exact_d", "P[A₁ = false ∧ A₂ ≥ ½], t absent (exact)"),
+              ("with_t", "exact_d_prime", "P[A₁ = false ∧ A₂ ≥ ½], t present (exact)"),
+              ("simulated_without_t", "simulated_d", "same, t absent (Monte Carlo)"),
+              ("simulated_with_t", "simulated_d_prime", "same, t present (Monte Carlo)"),
+          )),
+        Metric("composed_epsilon", "none", _attr("total.epsilon", "FreshSampling"),
+               "ε of all rounds composed"),
+        Metric("composed_delta", "none", _attr("total.delta", "FreshSampling"),
+               "δ of all rounds composed"),
+        Metric("miss_probability", "none", _attr("miss_probability", "FreshSampling"),
+               "P[a tuple is in no sample] = (1 − β)^R"),
+        Metric("prop1_min_delta", "none", _attr("min_delta", "Proposition1"),
+               "smallest δ without sampling (Proposition 1: 1)"),
+        Metric("prop1_delta_sampled", "none", _attr("delta_with_sampling", "Proposition1"),
+               "δ = d(k, β, ε) with β-sampling first"),
     )
 }  # fmt: skip

@@ -282,6 +282,51 @@ def _safe_k(_: Any, value: float, cell: Cell) -> Release:
     return Release(None)
 
 
+def _swept(cell: Cell, name: str, value: float, default: Any) -> Any:
+    """The swept value when the cell sweeps ``name``, else the setting (or ``default``)."""
+    return value if cell.parameter == name else cell.settings.get(name, default)
+
+
+def _parity(_: Any, value: float, cell: Cell) -> Release:
+    """Li et al. §2.6's parity construction (privlab.dp.dps.parity_noncomposition): the
+    "release" is the result of the demonstration (exact and simulated event probabilities)."""
+    from privlab.dp.dps import parity_noncomposition
+
+    p = cell.settings
+    res = parity_noncomposition(
+        int(_swept(cell, "n", value, 10_000)), float(_swept(cell, "beta", value, 0.5)),
+        threshold=int(_swept(cell, "threshold", value, 1000)),
+        epsilon=float(_swept(cell, "epsilon", value, 1.0)),
+        trials=int(p.get("trials", 100_000)), seed=cell.sub_seed(1),
+    )  # fmt: skip
+    return Release(res)
+
+
+def _fresh_sampling(_: Any, value: float, cell: Cell) -> Release:
+    """Li et al. §2.7's repeated fresh sampling (privlab.dp.dps.fresh_sampling): the composed
+    guarantee of ``rounds`` releases, each (ε, δ)-DP on its own β-sample (analytic)."""
+    from privlab.dp.dps import fresh_sampling
+
+    rounds = _swept(cell, "rounds", value, 50)
+    if float(rounds) != int(rounds):
+        raise ConfigError(f"scheme fresh-sampling: rounds = {rounds!r}; give whole numbers")
+    res = fresh_sampling(float(_swept(cell, "beta", value, 0.2)), int(rounds),
+                         float(_swept(cell, "epsilon", value, 0.02)),
+                         float(_swept(cell, "delta", value, 0.0)))  # fmt: skip
+    return Release(res)
+
+
+def _prop1(_: Any, value: float, cell: Cell) -> Release:
+    """Li et al. Proposition 1 (privlab.dp.dps.proposition_1): a strongly-safe
+    k-anonymization without sampling, against the same with β-sampling (analytic)."""
+    from privlab.dp.dps import proposition_1
+
+    k = _swept(cell, "k", value, 20)
+    res = proposition_1(int(k), beta=float(_swept(cell, "beta", value, 0.2)),
+                        epsilon=float(_swept(cell, "epsilon", value, 1.0)))  # fmt: skip
+    return Release(res)
+
+
 SCHEMES: dict[str, Scheme] = {
     s.name: s
     for s in (
@@ -343,6 +388,13 @@ SCHEMES: dict[str, Scheme] = {
                "target-distribution release (seed 001 ch. 3, target_release; QI = age)"),
         Scheme("safe-k", "none", _safe_k, ("k", "beta"),
                "Li et al.'s sampling + strongly-safe k-anonymization (analytic)"),
+        Scheme("parity", "none", _parity, ("n", "beta", "threshold", "epsilon", "trials"),
+               "Li et al.'s parity construction: a DPS and an ε-DP mechanism that together "
+               "reveal a tuple (exact and simulated)"),
+        Scheme("fresh-sampling", "none", _fresh_sampling, ("beta", "rounds", "epsilon", "delta"),
+               "Li et al.'s repeated fresh sampling: R releases composed (analytic)"),
+        Scheme("prop1", "none", _prop1, ("k", "beta", "epsilon"),
+               "Li et al.'s Proposition 1: strongly-safe k-anonymization without sampling"),
     )
 }  # fmt: skip
 SCHEMES["1hka"] = SCHEMES["ri"]
