@@ -226,6 +226,8 @@ def _numbered_graph(path: Path, n_nodes: Any) -> Graph:
                 f"{path}: names node {n - 1} but pair.json gives {n_nodes!r} nodes for it"
             )
         n = n_nodes
+    if n == labels.size and labels[-1] == n - 1:  # sorted, distinct ids: labels is 0..n−1
+        return Graph(read.graph.indptr, read.graph.indices)
     return Graph.from_edges(n, labels[read.graph.edges()])
 
 
