@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from privlab.cli.main import app, load_command
-from tests.cli.test_fast_start import COMMAND_PATHS
+from tests.cli.test_fast_start import COMMAND_PATHS, children
 
 runner = CliRunner()
 
@@ -53,7 +53,7 @@ def command(path: str):
     first, *rest = path.split()
     cmd = load_command(first)
     for name in rest:
-        cmd = cmd.commands[name]
+        cmd = children(cmd)[name]
     return cmd
 
 

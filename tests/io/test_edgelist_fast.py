@@ -3,8 +3,9 @@
 ``privlab.io.edgelist._parse_fast`` handles the common shape (comments first, then lines of
 two ids) without a Python loop; anything else falls back to ``_parse``.  When the fast path
 answers, every field must equal the line-by-line answer, and its int64 ids must be what
-``integer_ids`` makes of the same tokens — otherwise a graph read from a clean file would
-differ from the same graph read from a file with one odd line.
+``integer_ids`` makes of the same tokens (then the strings themselves are not built) —
+otherwise a graph read from a clean file would differ from the same graph read from a file
+with one odd line.
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from privlab.io.edgelist import _parse, _parse_fast, integer_ids, read_edges
+from privlab.io.edgelist import (
+    _parse,
+    _parse_fast,
+    integer_ids,
+    loops_and_duplicates,
+    pair_keys,
+    read_edges,
+)
 
 ID = st.one_of(
     st.integers(0, 10**6).map(str),
@@ -36,11 +44,13 @@ def _same(text: str) -> None:
     if fast is None:
         return
     slow = _parse(Path("x"), lines, any(c in text for c in ",;"))
-    assert fast.sources == slow.sources and fast.targets == slow.targets
     assert list(fast.edge_at) == slow.edge_at
     assert fast.singles == slow.singles == [] and fast.extra_at == slow.extra_at == []
     assert fast.declared == slow.declared
-    if fast.ints is not None:
+    if fast.ints is None:
+        assert fast.sources == slow.sources and fast.targets == slow.targets
+    else:  # the ids as numbers only (the strings are not built)
+        assert fast.sources == fast.targets == []
         expected = integer_ids(np.array(slow.sources + slow.targets, dtype=str))
         assert expected is not None and np.array_equal(fast.ints, expected)
 
@@ -84,3 +94,41 @@ def test_the_header_node_count_still_adds_isolated_nodes(tmp_path):
     f.write_text("# Nodes: 5 Edges: 1\n0\t1\n")
     g = read_edges(f)
     assert list(g.labels) == [0, 1, 2, 3, 4] and g.report.nodes_from_header == 3
+
+
+def _repeats_by_loop(e: np.ndarray, directed: bool) -> tuple[list[int], list[int]]:
+    seen: set[tuple[int, int]] = set()
+    loops, repeats = [], []
+    for i, (u, v) in enumerate(e.tolist()):
+        key = (u, v) if directed else (min(u, v), max(u, v))
+        if u == v:
+            loops.append(i)
+        elif key in seen:
+            repeats.append(i)
+        seen.add(key)
+    return loops, repeats
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=40),
+    st.booleans(),
+    st.sampled_from([0, 4_000_000_000]),
+)
+def test_loops_and_repeats_are_found_as_by_a_plain_loop(pairs, directed, offset):
+    """The one-integer keys find the same loops and repeats as comparing the pairs, also
+    for ids so large that u·n + v would overflow (then the keys are ranks)."""
+    e = np.array(pairs, dtype=np.int64).reshape(-1, 2) + offset
+    loops, repeats = loops_and_duplicates(e, directed)
+    assert (loops.tolist(), repeats.tolist()) == _repeats_by_loop(e, directed)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=30), st.booleans())
+def test_pair_keys_order_the_pairs(pairs, huge):
+    e = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    n = 4_000_000_000 if huge else 6
+    keys = pair_keys(e[:, 0], e[:, 1], n)
+    for i in range(len(pairs)):
+        for j in range(len(pairs)):
+            assert (keys[i] < keys[j]) == (pairs[i] < pairs[j])

@@ -39,6 +39,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from privlab.cli.lazy import GROUP_SETTINGS
 from privlab.errors import ConfigError, PrivlabError
 from privlab.io import strict_json
 from privlab.io.outputs import Input, Output, check_outputs, inputs_of, is_stdout
@@ -83,10 +84,9 @@ def error(message: str) -> None:
 
 
 def command_group(help: str) -> typer.Typer:
-    """A group of privlab commands (``privlab table``, ...): plain help text, as ``privlab
-    --help`` prints it (rich's help formatter alone costs about 0.15 s per call), help when
-    called without a command, no shell-completion options."""
-    return typer.Typer(help=help, no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+    """A group of privlab commands (``privlab table``, ...), set up as every group
+    (:data:`privlab.cli.lazy.GROUP_SETTINGS`)."""
+    return typer.Typer(help=help, **GROUP_SETTINGS)
 
 
 def quiet() -> bool:

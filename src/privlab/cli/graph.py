@@ -1,4 +1,5 @@
-"""``privlab graph ...``: anonymize a graph, and compare a release with the original.
+"""``privlab graph anonymize|pair|utility``: anonymize a graph, and compare a release with the
+original (the group's table: :mod:`privlab.cli.graph_commands`).
 
 Every scheme's output is also naively anonymized (node ids replaced by a uniformly random
 permutation) unless ``--keep-ids``: the structural scheme protects against structural
@@ -20,7 +21,6 @@ from privlab.cli import graph_dp_hrg, graph_neighbourhood, graph_symmetry, graph
 from privlab.cli.common import (
     Quiet,
     comma_list,
-    command_group,
     exits_on_bad_input,
     guard_outputs,
     note,
@@ -32,27 +32,17 @@ from privlab.cli.common import (
 from privlab.cli.diagnostics import NonPrivateDiagnostics, attach, print_section
 from privlab.cli.graph_attack import (
     GRAPH_FILE_HELP,
-    attack_app,
     check_pair_output,
     emit,
     pair_table,
     read_input,
     write_pair_dir,
 )
-from privlab.cli.graph_cut_attack import cut as _cut  # noqa: F401  (registers attack cut)
-from privlab.cli.graph_generalize import generalize
-from privlab.cli.graph_ji import jls_command as _jls  # noqa: F401  (registers jls, jlsb)
-from privlab.cli.graph_nka import nka_command as _nka  # noqa: F401  (registers nka)
 from privlab.cli.graph_perturb_schemes import SCHEMES as PERTURB_SCHEMES
 from privlab.cli.graph_perturb_schemes import refuse_foreign
-from privlab.cli.graph_pfg import pfg as _pfg  # noqa: F401  (registers pfg)
-from privlab.cli.graph_seeded import kl as _kl  # noqa: F401  (registers kl, dv, yg)
-from privlab.cli.graph_sh import sh as _sh  # noqa: F401  (registers sh)
 from privlab.errors import ConfigError
 from privlab.graph.core import Graph, read_graph, write_graph
 from privlab.io.outputs import Output, is_stdout
-
-app = command_group("Anonymize social graphs and measure what the release keeps.")
 
 
 def _perturb(name: str) -> Callable[..., Any]:
@@ -267,7 +257,6 @@ JsonOut = Annotated[
 ]
 
 
-@app.command()
 @exits_on_bad_input
 def anonymize(
     input: Path = typer.Argument(..., help=f"The graph: {GRAPH_FILE_HELP}"),
@@ -394,7 +383,6 @@ def anonymize(
     print_section(summary, console)
 
 
-@app.command()
 @exits_on_bad_input
 def pair(
     input: Path = typer.Argument(..., help=f"The source graph, undirected: {GRAPH_FILE_HELP}"),
@@ -485,7 +473,6 @@ def pair(
     emit(summary, json_out, pair_table)
 
 
-@app.command()
 @exits_on_bad_input
 def utility(
     original: Path = typer.Argument(..., help=f"The original graph: {GRAPH_FILE_HELP}"),
@@ -538,9 +525,3 @@ def _sample_option(sample: str) -> int | str | None:
         return int(value)
     raise ConfigError(f"--sample {sample!r}: give auto, all or a number of BFS sources ≥ 1")
 
-
-import privlab.cli.graph_mapping_errors  # noqa: E402  (registers errors)
-import privlab.cli.graph_privacy  # noqa: E402, F401  (registers obfuscation, links, group, passive)
-
-app.command("generalize")(generalize)
-app.add_typer(attack_app, name="attack")

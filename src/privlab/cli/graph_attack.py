@@ -13,9 +13,10 @@ table or ``--json`` on stdout.
 * ``kl``, ``dv``, ``yg`` — the other seed-based matching attacks, in
   :mod:`privlab.cli.graph_seeded` (same seeding options: :func:`seeded_inputs`)
 
-To add an attack, write one more ``@attack_app.command()`` function here (decorated with
+To add an attack, write one more function (decorated with
 :func:`~privlab.cli.common.exits_on_bad_input`), using :func:`read_input`, :func:`emit` and,
-for candidate-set sizes, :func:`bucket_table`.
+for candidate-set sizes, :func:`bucket_table`, and list it in
+:data:`privlab.cli.graph_commands.ATTACKS`.
 
 The pair folder (written by ``privlab graph pair``, read by ``propagate``): ``aux.txt`` and
 ``san.txt``, edge lists whose ids are the node numbers 0..n−1 (a node without edges is its id
@@ -43,7 +44,6 @@ from rich.text import Text
 
 from privlab.cli.common import (
     Quiet,
-    command_group,
     exits_on_bad_input,
     guard_outputs,
     note,
@@ -58,10 +58,6 @@ from privlab.graph.core import Graph, GraphFile, read_graph, write_graph
 from privlab.io import strict_json
 from privlab.io.atomic import atomic_folder
 from privlab.io.outputs import Input, Manifest, Output
-
-attack_app = command_group(
-    "Re-identification attacks on graphs: how many people can an adversary single out?"
-)
 
 PAIR_FILES = ("aux.txt", "san.txt", "truth.csv", "pair.json")
 GRAPH_FILE_HELP = (
@@ -226,6 +222,8 @@ def _numbered_graph(path: Path, n_nodes: Any) -> Graph:
                 f"{path}: names node {n - 1} but pair.json gives {n_nodes!r} nodes for it"
             )
         n = n_nodes
+    if n == labels.size and labels[-1] == n - 1:  # sorted, distinct ids: labels is 0..n−1
+        return Graph(read.graph.indptr, read.graph.indices)
     return Graph.from_edges(n, labels[read.graph.edges()])
 
 
@@ -296,7 +294,6 @@ def _data_lines(path: Path) -> int:
 
 
 # ============================================================================ refine
-@attack_app.command()
 @exits_on_bad_input
 def refine(
     input: Path = typer.Argument(..., help="The released graph (SNAP edge list)."),
@@ -380,7 +377,6 @@ def _refine_table(payload: dict[str, Any]) -> Table:
 
 
 # ============================================================================ h1-risk
-@attack_app.command("h1-risk")
 @exits_on_bad_input
 def h1_risk(
     original: Path = typer.Argument(..., help="The original graph (edge list)."),
@@ -432,7 +428,6 @@ def _on_nodes_of(original: Graph, release: Graph, path: Path) -> Graph:
 
 
 # ============================================================================ subgraph
-@attack_app.command()
 @exits_on_bad_input
 def subgraph(
     input: Path = typer.Argument(..., help="The released graph (SNAP edge list)."),
@@ -515,7 +510,6 @@ def _targets(nodes: str, n: int, seed: int) -> np.ndarray:
 
 
 # ============================================================================ active
-@attack_app.command()
 @exits_on_bad_input
 def active(
     input: Path = typer.Argument(..., help="The graph before its release (edge list)."),
@@ -678,7 +672,6 @@ def write_mapping(pairs: np.ndarray, output: Path | None, payload: dict[str, Any
 
 
 # ============================================================================ propagate
-@attack_app.command()
 @exits_on_bad_input
 def propagate(
     pair_dir: Path = PAIR_DIR_ARG,
@@ -722,7 +715,6 @@ def propagate(
             "seconds")), summary_console(output))  # fmt: skip
 
 
-@attack_app.command()
 @exits_on_bad_input
 def learned(
     pair_dir: Path = typer.Argument(..., help="A folder written by `privlab graph pair`."),

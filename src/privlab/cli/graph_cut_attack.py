@@ -1,6 +1,6 @@
 """``privlab graph attack cut``: Backstrom, Dwork & Kleinberg's cut-based active attack
-(:mod:`privlab.graph.attacks.cut`), beside the walk-based ``graph attack active``.  Imported by
-:mod:`privlab.cli.graph` to register the command on ``attack_app``."""
+(:mod:`privlab.graph.attacks.cut`), beside the walk-based ``graph attack active``.
+Listed in :data:`privlab.cli.graph_commands.ATTACKS`."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from pathlib import Path
 import typer
 
 from privlab.cli.common import Quiet, exits_on_bad_input, spinner
-from privlab.cli.graph_attack import JSON_HELP, attack_app, emit_sybil_runs, read_input
+from privlab.cli.graph_attack import JSON_HELP, emit_sybil_runs, read_input
 
 
-@attack_app.command()
 @exits_on_bad_input
 def cut(
     input: Path = typer.Argument(..., help="The graph before its release (edge list)."),

@@ -8,8 +8,8 @@
 Seeding options, ``-o``, ``--json`` and ``--quiet`` as ``propagate``.  ``jls`` may read the
 closeness and betweenness of both graphs from centrality files in SNAP's / SecGraph's
 format (``--aux-centrality``/``--san-centrality``), so that both tools can be given the same
-numbers; without them it computes them (igraph).  Importing this module registers the
-commands on :data:`~privlab.cli.graph_attack.attack_app`.
+numbers; without them it computes them (igraph).  Listed in
+:data:`privlab.cli.graph_commands.ATTACKS`.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from privlab.cli.graph_attack import (
     SEEDS_FILE_OPT,
     SEEDS_OPT,
     _summary_table,
-    attack_app,
     emit,
     read_pair_dir,
     write_mapping,
@@ -92,7 +91,6 @@ def read_centrality(path: Path, n: int, graph: str) -> np.ndarray:
     return out
 
 
-@attack_app.command("jls")
 @exits_on_bad_input
 def jls_command(
     pair_dir: Path = PAIR_DIR_ARG,
@@ -160,7 +158,6 @@ def jls_command(
          (seeds, seeds_file, discover), output, json_out)  # fmt: skip
 
 
-@attack_app.command("jlsb")
 @exits_on_bad_input
 def jlsb_command(
     pair_dir: Path = PAIR_DIR_ARG,

@@ -1,6 +1,6 @@
 """``privlab graph attack errors PAIR MAPPING``: why a de-anonymization mapping is wrong where
 it is wrong (:mod:`privlab.graph.attacks.mapping_errors`, Sharad's error proximity and 2-hop
-overlap).  Registers on :data:`privlab.cli.graph_attack.attack_app`; writes no file."""
+overlap).  Listed in :data:`privlab.cli.graph_commands.ATTACKS`; writes no file."""
 
 from __future__ import annotations
 
@@ -12,10 +12,9 @@ from rich.console import Group
 from rich.table import Table
 
 from privlab.cli.common import Quiet, exits_on_bad_input, spinner
-from privlab.cli.graph_attack import JSON_HELP, attack_app, emit, read_id_pairs, read_pair_dir
+from privlab.cli.graph_attack import JSON_HELP, emit, read_id_pairs, read_pair_dir
 
 
-@attack_app.command("errors")
 @exits_on_bad_input
 def errors(
     pair_dir: Path = typer.Argument(

@@ -4,8 +4,7 @@
 (``--seeds N`` / ``--seeds-file`` / ``--discover N`` / ``--discover-clique K``, through
 :func:`~privlab.cli.graph_attack.seeded_inputs`) plus ``--seed-cliques N``, the authors' seed
 model (N known 4-cliques with their true counterparts); the same ``-o`` mapping CSV,
-``--json`` and ``--quiet``.  Importing this module registers the command on
-:data:`~privlab.cli.graph_attack.attack_app`.
+``--json`` and ``--quiet``.  Listed in :data:`privlab.cli.graph_commands.ATTACKS`.
 """
 
 from __future__ import annotations
@@ -55,7 +54,6 @@ def _clique_seeding(
     return pair, pairs, seeding
 
 
-@ga.attack_app.command("nka")
 @exits_on_bad_input
 def nka_command(
     pair_dir: Path = ga.PAIR_DIR_ARG,

@@ -2,8 +2,7 @@
 
 The shell around :func:`privlab.graph.attacks.pfg.pfg`: a pair folder as ``propagate``
 reads it, no seeds, the same ``-o`` mapping CSV, ``--json`` and ``--quiet``, scored against
-truth.csv.  Importing this module registers the command on
-:data:`~privlab.cli.graph_attack.attack_app`.
+truth.csv.  Listed in :data:`privlab.cli.graph_commands.ATTACKS`.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from privlab.cli.graph_attack import (
     MAPPING_OUT_OPT,
     PAIR_DIR_ARG,
     _summary_table,
-    attack_app,
     emit,
     read_pair_dir,
     write_mapping,
@@ -34,7 +32,6 @@ from privlab.io.outputs import Input, Output
 _SHOWN = ("mapped", "correct", "wrong", "true_pairs", "accuracy", "coverage", "rounds", "seconds")
 
 
-@attack_app.command("pfg")
 @exits_on_bad_input
 def pfg(
     pair_dir: Path = PAIR_DIR_ARG,

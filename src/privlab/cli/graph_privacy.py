@@ -10,8 +10,8 @@ beyond one-target re-identification (:mod:`privlab.graph.privacy_metrics`).
 * ``passive`` — Backstrom, Dwork & Kleinberg's passive coalition attack
   (:mod:`privlab.graph.attacks.passive`).
 
-These commands register on :data:`privlab.cli.graph_attack.attack_app` (imported by
-:mod:`privlab.cli.graph`), follow its conventions (:func:`read_input`, :func:`emit`,
+These commands are listed in :data:`privlab.cli.graph_commands.ATTACKS`, follow the
+conventions of :mod:`privlab.cli.graph_attack` (:func:`read_input`, :func:`emit`,
 ``--json``, ``--quiet``) and write no file.
 """
 
@@ -31,7 +31,6 @@ from privlab.cli.graph_attack import (
     JSON_HELP,
     _on_nodes_of,
     _targets,
-    attack_app,
     emit,
     read_input,
 )
@@ -65,7 +64,6 @@ def _rows_table(title: str, rows: list[dict[str, Any]]) -> Group:
 
 
 # ============================================================================ obfuscation
-@attack_app.command()
 @exits_on_bad_input
 def obfuscation(
     original: Path = typer.Argument(..., help="The original graph: " + GRAPH_FILE_HELP),
@@ -105,7 +103,6 @@ def obfuscation(
 
 
 # ============================================================================ links
-@attack_app.command()
 @exits_on_bad_input
 def links(
     original: Path = typer.Argument(..., help="The original graph: " + GRAPH_FILE_HELP),
@@ -177,7 +174,6 @@ def links(
 
 
 # ============================================================================ group
-@attack_app.command()
 @exits_on_bad_input
 def group(
     original: Path = typer.Argument(..., help="The original graph: " + GRAPH_FILE_HELP),
@@ -236,7 +232,6 @@ def group(
 
 
 # ============================================================================ passive
-@attack_app.command()
 @exits_on_bad_input
 def passive(
     input: Path = typer.Argument(..., help="The graph before its release: " + GRAPH_FILE_HELP),

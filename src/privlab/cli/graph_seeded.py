@@ -9,7 +9,7 @@ and ``--quiet``:
 * ``dv`` — SecGraph's distance vector (:mod:`privlab.graph.attacks.distance_vector`)
 * ``yg`` — Yartseva–Grossglauser percolation (:mod:`privlab.graph.attacks.percolation`)
 
-Importing this module registers the commands on :data:`~privlab.cli.graph_attack.attack_app`.
+Listed in :data:`privlab.cli.graph_commands.ATTACKS`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from privlab.cli.graph_attack import (
     SEEDS_FILE_OPT,
     SEEDS_OPT,
     _summary_table,
-    attack_app,
     emit,
     seeded_inputs,
     write_mapping,
@@ -65,7 +64,6 @@ def _run(
         p, (*settings, *_SHOWN)), summary_console(output))  # fmt: skip
 
 
-@attack_app.command("kl")
 @exits_on_bad_input
 def kl(
     pair_dir: Path = PAIR_DIR_ARG,
@@ -121,7 +119,6 @@ DV_MODE_OPT = typer.Option(
 )
 
 
-@attack_app.command("dv")
 @exits_on_bad_input
 def dv(
     pair_dir: Path = PAIR_DIR_ARG,
@@ -154,7 +151,6 @@ def dv(
          (seeds, seeds_file, discover), output, json_out)  # fmt: skip
 
 
-@attack_app.command("yg")
 @exits_on_bad_input
 def yg(
     pair_dir: Path = PAIR_DIR_ARG,

@@ -4,8 +4,7 @@
 options, ``-o`` mapping CSV, ``--json`` and ``--quiet``) around
 :func:`privlab.graph.attacks.srivatsa_hicks.srivatsa_hicks`, with ``--variant
 distance-vector`` (SecGraph's DV, the variant of Sharad's Table 5.9), ``spanning-tree`` or
-``subgraph``.  Importing this module registers the command on
-:data:`~privlab.cli.graph_attack.attack_app`.
+``subgraph``.  Listed in :data:`privlab.cli.graph_commands.ATTACKS`.
 """
 
 from __future__ import annotations
@@ -22,12 +21,10 @@ from privlab.cli.graph_attack import (
     PAIR_DIR_ARG,
     SEEDS_FILE_OPT,
     SEEDS_OPT,
-    attack_app,
 )
 from privlab.cli.graph_seeded import DV_BLOCK_OPT, DV_KEEP_OPT, DV_MODE_OPT, _run
 
 
-@attack_app.command("sh")
 @exits_on_bad_input
 def sh(
     pair_dir: Path = PAIR_DIR_ARG,

@@ -1,28 +1,28 @@
 """The ``privlab`` command line: a thin shell over the library.
 
-The top-level commands are loaded lazily: ``privlab --help`` lists them from the table below
-without importing any of them (numpy, polars, scipy and the rest stay unloaded), and
-``privlab table ...`` imports only the table commands.  A test checks that each entry's
-short help is the loaded command's own.
+The top-level commands are loaded lazily (:mod:`privlab.cli.lazy`): ``privlab --help`` lists
+them from the table below without importing any of them (numpy, polars, scipy and the rest
+stay unloaded), and ``privlab table ...`` imports only the table commands.  A test checks
+that each entry's short help is the loaded command's own.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
 
 from privlab import __version__
+from privlab.cli import lazy
 
 #: name → (module, attribute, short help).  The attribute is a Typer app (a group of
 #: commands) or a command function.
-COMMANDS: dict[str, tuple[str, str, str]] = {
+COMMANDS: lazy.CommandTable = {
     "table": ("privlab.cli.table", "app", "Anonymize microdata tables and measure their risk."),
     "dp": ("privlab.cli.dp", "app", "Differentially private releases and their parameters."),
     "graph": (
-        "privlab.cli.graph", "app", "Anonymize social graphs and measure what the release keeps."
+        "privlab.cli.graph_commands", "app",
+        "Anonymize social graphs and measure what the release keeps.",
     ),
     "demo": (
         "privlab.cli.demo", "demo",
@@ -45,41 +45,13 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 
 
 def load_command(name: str) -> Any:
-    """Import command ``name`` and return it as a click command of Typer's."""
-    module, attribute, _ = COMMANDS[name]
-    target = getattr(importlib.import_module(module), attribute)
-    if isinstance(target, typer.Typer):
-        return typer.main.get_command(target)
-    single = typer.Typer(add_completion=False, rich_markup_mode=None)  # as command_group's
-    single.command(name)(target)
-    return typer.main.get_command(single)
-
-
-class LazyGroup(TyperGroup):
-    """A group whose commands are imported when one is run, not when help is listed."""
-
-    def list_commands(self, ctx: Any) -> list[str]:
-        return list(COMMANDS)
-
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        if cmd_name not in COMMANDS:
-            return None
-        if getattr(self, "_listing", False):
-            short = COMMANDS[cmd_name][2]
-            return typer.core.TyperCommand(name=cmd_name, help=short, short_help=short)
-        return load_command(cmd_name)
-
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        self._listing = True  # list the commands from the table, without importing them
-        try:
-            super().format_help(ctx, formatter)
-        finally:
-            self._listing = False
+    """Import top-level command ``name`` and return it as a click command of Typer's."""
+    return lazy.load_command(COMMANDS, name)
 
 
 app = typer.Typer(
     name="privlab",
-    cls=LazyGroup,
+    cls=lazy.group_class(COMMANDS),
     # plain help everywhere: rich's help formatter alone costs more than the 0.3 s budget of
     # `privlab --help`, and it would read [brackets] in help texts as markup
     rich_markup_mode=None,

@@ -25,6 +25,7 @@ from privlab.io.edgelist import (
     EdgeListReport,
     is_markup,
     loops_and_duplicates,
+    pair_keys,
     read_edges,
     read_markup,
     write_edges,
@@ -73,7 +74,7 @@ class Graph:
         rows, cols = (e[:, 0], e[:, 1]) if directed else (
             np.concatenate([e[:, 0], e[:, 1]]), np.concatenate([e[:, 1], e[:, 0]])
         )  # fmt: skip
-        order = np.lexsort((cols, rows))
+        order = np.argsort(pair_keys(rows, cols, int(n)))  # by row, then column
         indptr = np.zeros(int(n) + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=int(n)), out=indptr[1:])
         lab = None if labels is None else np.asarray(labels)
