@@ -96,6 +96,7 @@ def test_table_output_and_mapping_on_stdout(pair):
         (["kl", "--seeds", "5", "--threshold", "0"], "--threshold"),
         (["dv", "--seeds", "5", "--block", "4", "--keep", "5"], "keep = 5"),
         (["dv", "--seeds", "5", "--mode", "heap"], "--mode"),
+        (["dv", "--seeds", "5", "--ties", "id"], "--ties"),
         (["yg", "--seeds", "5", "--r", "0"], "--r"),
         (["yg", "--seeds", "5", "--order", "max"], "--order"),
         (["yg"], "give one way to seed"),

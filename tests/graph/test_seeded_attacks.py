@@ -162,6 +162,47 @@ def test_dv_block_and_queue_mode():
         assert one_to_one(res.mapping) and res.mapped == 8
 
 
+def test_dv_equal_cosines_are_decided_by_degree_agreement():
+    # one seed (0): every free node's vector is parallel to every other's at the same
+    # distance, so all cosines of the first block (nodes 1, 2 at distance 1) are 1.
+    # Node 1 has degree 5 in G1 but lost two leaves in G2 (degree 3); node 2 has 4 on both
+    # sides, so G2's queue puts 2 before 1.
+    g1 = graph(10, [(0, 1), (0, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 7), (2, 8), (2, 9)])
+    g2 = graph(10, [(0, 1), (0, 2), (1, 3), (1, 4), (2, 7), (2, 8), (2, 9)])
+    seeds = np.array([[0, 0]])
+    kw = {"block": 2, "keep": 2, "truth": np.arange(10)}
+    deg = distance_vector(g1, g2, seeds, ties="degree", **kw)
+    # agreement 3/5 + 4/4 = 1.6 for the identity against 4/5 + 3/4 = 1.55 crossed
+    assert deg.mapping[[1, 2]].tolist() == [1, 2]
+    none = distance_vector(g1, g2, seeds, ties="none", **kw)
+    assert none.mapping[[1, 2]].tolist() == [2, 1]  # queue order: 1 meets G2's first, 2
+    assert deg.to_dict()["ties"] == "degree" and none.to_dict()["ties"] == "none"
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(3, 40), p=st.floats(0.05, 0.6), seed=st.integers(0, 10**6),
+       b=st.integers(1, 12))  # fmt: skip
+def test_dv_degree_ties_keep_each_block_cosine_optimal(n, p, seed, b):
+    # the tie-breaker never trades cosine for degree: with keep = block every block's
+    # assignment must reach the same total cosine as the plain rule's on the same block
+    g = gnp(n, p, seed)
+    pair = sample_pair(g, 0.9, 0.8, seed=seed)
+    known = np.flatnonzero(pair.truth_array() >= 0)
+    seeds = top_degree_seeds(pair.aux, pair, min(2, known.size))
+    d1 = seed_distances(pair.aux, seeds[:, 0]).astype(float)
+    d2 = seed_distances(pair.san, seeds[:, 1]).astype(float)
+    u1 = d1 / np.linalg.norm(d1, axis=1, keepdims=True)
+    u2 = d2 / np.linalg.norm(d2, axis=1, keepdims=True)
+    totals = []
+    for ties in ("degree", "none"):
+        res = distance_vector(pair.aux, pair.san, seeds, block=b, keep=b, ties=ties)
+        m = res.mapping
+        free = np.setdiff1d(np.flatnonzero(m >= 0), seeds[:, 0])
+        totals.append((u1[free] * u2[m[free]]).sum())
+    # keep = block: the blocks are the same queue slices for both rules, so the totals agree
+    assert totals[0] == pytest.approx(totals[1], abs=1e-6)
+
+
 @settings(max_examples=40, deadline=None)
 @given(n=st.integers(3, 40), p=st.floats(0.05, 0.6), seed=st.integers(0, 10**6),
        b=st.integers(1, 12), k=st.integers(1, 12),
@@ -356,6 +397,7 @@ def test_yg_percolates_through_an_identical_sparse_graph():
         (lambda: distance_vector(KITE, KITE, IDENTITY_SEEDS, block=2, keep=3), ConfigError,
          "keep = 3"),
         (lambda: distance_vector(KITE, KITE, IDENTITY_SEEDS, mode="heap"), ConfigError, "mode"),
+        (lambda: distance_vector(KITE, KITE, IDENTITY_SEEDS, ties="id"), ConfigError, "ties"),
         (lambda: distance_vector(KITE, KITE, []), InputError, "seeds"),
         (lambda: percolate(KITE, KITE, IDENTITY_SEEDS, r=0), ConfigError, "r = 0"),
         (lambda: percolate(KITE, KITE, IDENTITY_SEEDS, max_cells=10), InputError, "max_cells"),

@@ -128,6 +128,12 @@ def dv(
     block: int = DV_BLOCK_OPT,
     keep: int = DV_KEEP_OPT,
     mode: str = DV_MODE_OPT,
+    ties: str = typer.Option(
+        "degree",
+        "--ties",
+        help="Pairs of equal cosine: degree (the pair whose degrees agree best wins, in the "
+        "assignment and among the pairs kept) or none (left to the solver and queue order).",
+    ),
     output: Path | None = MAPPING_OUT_OPT,
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
     quiet: Quiet = False,
@@ -139,15 +145,16 @@ def dv(
     assignment, keeping the --keep most similar pairs of each.  Every node of the smaller
     graph ends up matched.  The result is scored against truth.csv.
     """
-    from privlab.graph.attacks.distance_vector import MODES, distance_vector
+    from privlab.graph.attacks.distance_vector import MODES, TIES, distance_vector
     from privlab.validate import check_choice
 
     check_choice(mode, "--mode", MODES)
+    check_choice(ties, "--ties", TIES)
 
     def attack(g1, g2, s, **kw):
-        return distance_vector(g1, g2, s, block=block, keep=keep, mode=mode, **kw)
+        return distance_vector(g1, g2, s, block=block, keep=keep, mode=mode, ties=ties, **kw)
 
-    _run("distance vector", attack, ("block", "keep", "mode"), pair_dir,
+    _run("distance vector", attack, ("block", "keep", "mode", "ties"), pair_dir,
          (seeds, seeds_file, discover), output, json_out)  # fmt: skip
 
 
