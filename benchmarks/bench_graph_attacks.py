@@ -265,6 +265,13 @@ ATTACKS: tuple[AttackRow, ...] = (
         NKA_PL % "--no-enrich", NKA_FN, NKA_SG, NKA_SG, secgraph_main="privlab.CommunityTimer",
         note="privlab without the enrichment step (its default); SecGraph's run as row nka",
     ),
+    AttackRow(
+        "nka-authors", "NKA, privlab with the authors' propagation rule vs the authors' code",
+        NKA_PL % "--no-enrich --ns-rule authors", NKA_FN, NKA_SG, NKA_SG,
+        secgraph_main="privlab.CommunityTimer",
+        note="privlab --ns-rule authors (σ over the scored candidates, as Comm_Blind); "
+        "SecGraph's run as row nka",
+    ),
 )
 # fmt: on
 
