@@ -225,6 +225,9 @@ def nka(
     for c1 in np.flatnonzero(cmap >= 0).tolist():
         nodes1 = np.flatnonzero(m1 == c1)
         nodes2 = np.flatnonzero(m2 == cmap[c1])
+        img1 = map12[nodes1]
+        if not enrich and not (m2[img1[img1 >= 0]] == cmap[c1]).any():
+            continue  # no pair inside c₁ × c₂ to propagate from: skip the subgraphs
         sub1, sub2 = g1.induced(nodes1), g2.induced(nodes2)
         if enrich:
             enriched += _enrich(sub1, sub2, nodes1, nodes2, map12, map21, th)
