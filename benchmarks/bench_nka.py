@@ -110,7 +110,7 @@ def main() -> int:
     ap.add_argument("--trials", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--enrich", action="store_true", help="privlab: --enrich (the Java path)")
-    ap.add_argument("--ns-rule", default="authors", help="privlab: --ns-rule authors|secgraph")
+    ap.add_argument("--ns-rule", default="secgraph", help="privlab: --ns-rule secgraph|authors")
     ap.add_argument(
         "--given-communities",
         action="store_true",
