@@ -66,10 +66,10 @@ round (tests/graph/test_nka_rule.py has both).  The paper says it runs NS's
 propagation; the NS09 definition is the default, the code's variant an option.  Measured
 (docs/graph/nka.md) the authors' rule finds *fewer* correct pairs: ego-Facebook 90/90 from 4
 known 4-cliques 2,505 correct / 104 wrong against 2,674 / 125, the 0.5/0.5 Sharad pair 43 / 479
-against 49 / 526.  What the authors' Java run finds beyond privlab on ego-Facebook
+against 49 / 526.  Part of what the authors' Java run finds beyond privlab on ego-Facebook
 (2,944 / 280) comes from its enrichment's reverse check (step 5), which on a pair whose G2 ids
-equal the true G1 ids reads the *true counterpart's* row — a leak of the ground truth, not a
-better rule (docs/graph/nka.md, "The authors' 2,944").  The code's community *similarity* variants
+equal the true G1 ids reads the *true counterpart's* row — a leak of the ground truth; the
+rest is not explained yet (docs/graph/nka.md, "The authors' 2,944").  The code's community *similarity* variants
 (``matching``, ``matching_Float``) and its degree-of-anonymity measures are not called by its
 attack path and are not built.
 
