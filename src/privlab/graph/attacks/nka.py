@@ -60,18 +60,18 @@ that scored, so σ is the population standard deviation of those only, a sole ca
 eccentricity s / 0 = +∞ (always a match, both directions checked) and equal scores everywhere
 never match; its extra factor 1/√deg₁(l) is the same for every candidate and changes nothing.
 On a large graph σ over all |V₂| scores, mostly zeros, is far smaller than σ over the few
-that scored, so SecGraph's eccentricity is the larger one and the authors' rule is the
-stricter (except for a sole candidate); on a small community it can be the other way
-round (tests/graph/test_nka_rule.py has both).  The paper says it runs NS's
-propagation; the NS09 definition is the default, the code's variant an option.  Measured
-(docs/graph/nka.md) the authors' rule finds *fewer* correct pairs: ego-Facebook 90/90 from 4
-known 4-cliques 2,505 correct / 104 wrong against 2,674 / 125, the 0.5/0.5 Sharad pair 43 / 479
-against 49 / 526.  Part of what the authors' Java run finds beyond privlab on ego-Facebook
-(2,944 / 280) comes from its enrichment's reverse check (step 5), which on a pair whose G2 ids
-equal the true G1 ids reads the *true counterpart's* row — a leak of the ground truth; the
-rest is not explained yet (docs/graph/nka.md, "The authors' 2,944").  The code's community *similarity* variants
-(``matching``, ``matching_Float``) and its degree-of-anonymity measures are not called by its
-attack path and are not built.
+that scored, so SecGraph's eccentricity is the larger one and the authors' rule the stricter
+(except for a sole candidate); on a small community it can be the other way round
+(tests/graph/test_nka_rule.py has both).  The paper says it runs NS's propagation; the NS09
+definition is the default, the code's variant an option.  Which finds more depends on the
+pair (docs/graph/nka.md): ego-Facebook 90/90 from 4 known 4-cliques, SecGraph pair seed 1:
+2,674 correct / 125 wrong against 2,505 / 104; seed 0: 1,754 / 123 against 2,846 / 125; the
+0.5/0.5 Sharad pair 49 / 526 against 43 / 479.  The authors' Java run finds 2,944 / 280 on
+the seed-1 pair because its enrichment's reverse check (step 5), on a pair whose G2 ids equal
+the true G1 ids, reads the *true counterpart's* row — a leak of the ground truth; with G2's
+ids permuted it finds 2,520 / 113 (privlab: 2,674 / 125).  The code's community
+*similarity* variants (``matching``, ``matching_Float``) and its degree-of-anonymity measures
+are not called by its attack path and are not built.
 
 Cost: community detection (Infomap O(m) per trial and level in practice; Louvain O(m) per
 level), community graphs O(n + m), community propagation O(rounds · k₁ · k₁·k₂) dense on
