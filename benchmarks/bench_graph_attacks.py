@@ -277,6 +277,13 @@ ATTACKS: tuple[AttackRow, ...] = (
         "alignment SecGraph keeps (its trees lose whole subtrees, docs/graph/srivatsa-hicks.md); "
         "SecGraph's run as row sh-rst",
     ),
+    AttackRow(
+        "nka-authors", "NKA, privlab with the authors' propagation rule vs the authors' code",
+        NKA_PL % "--no-enrich --ns-rule authors", NKA_FN, NKA_SG, NKA_SG,
+        secgraph_main="privlab.CommunityTimer",
+        note="privlab --ns-rule authors (σ over the scored candidates, as Comm_Blind); "
+        "SecGraph's run as row nka",
+    ),
 )
 # fmt: on
 

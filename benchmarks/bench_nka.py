@@ -70,6 +70,10 @@ def write_inputs(
         tree = ["# communities: privlab.graph.attacks.nka.detect_communities (igraph Infomap)"]
         tree += [f'{memb[v] + 1}:1 0 "{names[i - 1][v]}"' for v in range(g.n_nodes)]
         (base.with_suffix(".tree")).write_text("\n".join(tree) + "\n")
+        # the same partition for privlab's --aux-communities / --san-communities (node ids)
+        (base.with_suffix(".comm")).write_text(
+            "# node community\n" + "".join(f"{v} {c}\n" for v, c in enumerate(memb.tolist()))
+        )
     cliques, pairs = clique_seeds(pair.aux, truth, n_cliques, seed=seed)
     (out / "cliques.txt").write_text("".join(", ".join(map(str, c)) + "\n" for c in cliques))
     (out / "seeds.csv").write_text("aux,san\n" + "".join(f"{a},{b}\n" for a, b in pairs))
@@ -82,6 +86,8 @@ def write_inputs(
         "nka_dir": str(out / "results"),
         "nka_nseeds": str(4 * n_cliques),
         "nka_seeds_csv": str(out / "seeds.csv"),
+        "nka_comm1": str(out / "g1.comm"),
+        "nka_comm2": str(out / "g2.comm"),
     }
 
 
@@ -104,6 +110,13 @@ def main() -> int:
     ap.add_argument("--trials", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--enrich", action="store_true", help="privlab: --enrich (the Java path)")
+    ap.add_argument("--ns-rule", default="secgraph", help="privlab: --ns-rule secgraph|authors")
+    ap.add_argument(
+        "--given-communities",
+        action="store_true",
+        help="privlab reads the communities from files (--aux-communities/--san-communities), "
+        "as the Java code reads its .tree files, instead of running Infomap in the attack",
+    )
     ap.add_argument("--secgraph-build", default="/work/secgraph-extra/nka/build")
     ap.add_argument("--workdir", type=Path, default=None)
     ap.add_argument("--timeout", type=float, default=3600.0)
@@ -122,13 +135,16 @@ def main() -> int:
         a, b = line.split(",")
         truth[int(a)] = int(b)
     report: dict[str, Any] = {"pair": str(args.pair), "cliques": args.cliques, "seeds":
-                              4 * args.cliques, "enrich": args.enrich}  # fmt: skip
+                              4 * args.cliques, "enrich": args.enrich, "ns_rule": args.ns_rule,
+                              "given_communities": args.given_communities}  # fmt: skip
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     out = work / "pl.csv"
     argv = ["graph", "attack", "nka", str(args.pair), "--seeds-file", files["nka_seeds_csv"],
             "--communities", "infomap", "--trials", str(args.trials), "--seed", str(args.seed),
-            "--enrich" if args.enrich else "--no-enrich", "-o", str(out), "--json",
-            "--quiet"]  # fmt: skip
+            "--enrich" if args.enrich else "--no-enrich", "--ns-rule", args.ns_rule,
+            "-o", str(out), "--json", "--quiet"]  # fmt: skip
+    if args.given_communities:
+        argv += ["--aux-communities", files["nka_comm1"], "--san-communities", files["nka_comm2"]]
     t = timed([sys.executable, "-c", WRAPPER, "privlab.graph.attacks.nka:nka", *argv], work,
               "pl", args.timeout, env)  # fmt: skip
     if t.code:

@@ -38,7 +38,8 @@ NOT_USED_UNLESS_GIVEN = {
                          "--san-centrality"},
     "graph attack jlsb": {"--seeds", "--seeds-file", "--discover"},
     "graph attack sh": {"--seeds", "--seeds-file", "--discover"},
-    "graph attack nka": {"--seeds", "--seeds-file", "--discover", "--seed-cliques"},
+    "graph attack nka": {"--seeds", "--seeds-file", "--discover", "--seed-cliques",
+                         "--aux-communities", "--san-communities"},
     "audit": {"--qi", "--sensitive", "--hierarchy", "--columns"},
     "demo": {"--output", "--write-examples"},
 }  # fmt: skip

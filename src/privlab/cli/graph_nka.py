@@ -18,12 +18,14 @@ import typer
 from privlab.cli import graph_attack as ga
 from privlab.cli.common import Quiet, exits_on_bad_input
 from privlab.cli.graph_seeded import _run
-from privlab.errors import ConfigError
+from privlab.errors import ConfigError, InputError
+from privlab.io.outputs import Input, Output
 
 _SHOWN = (
     "method",
     "theta",
     "enrich",
+    "ns_rule",
     "communities1",
     "communities2",
     "communities_mapped",
@@ -37,7 +39,6 @@ def _clique_seeding(
 ) -> tuple[Any, np.ndarray, dict[str, Any]]:
     """``--seed-cliques N``: refuse another seeding, then check and read as seeded_inputs."""
     from privlab.graph.attacks.nka import clique_seeds
-    from privlab.io.outputs import Input, Output
 
     if any(v is not None for v in others):
         raise ConfigError(
@@ -52,6 +53,63 @@ def _clique_seeding(
     seeding = {"kind": "4-cliques", "cliques": n_cliques, "seeds": int(pairs.shape[0]),
                "seeds_correct": int(pairs.shape[0])}  # fmt: skip
     return pair, pairs, seeding
+
+
+def read_communities(path: Path, n: int, graph: str) -> np.ndarray:
+    """The community of every node of ``graph`` (n nodes) from a text file of ``node
+    community`` lines: two integers ≥ 0 separated by blanks or a comma, '#' lines and blank
+    lines skipped, every node 0..n−1 exactly once (what ``nka``'s ``communities1`` /
+    ``communities2`` hold, or an Infomap run of your own).  Errors name the line.  O(n)."""
+    out = np.full(n, -1, dtype=np.int64)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a text file; give 'node community' lines") from None
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        parts = stripped.replace(",", " ").split()
+        where = f"{path}, line {number}"
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            node, comm = int(parts[0]), int(parts[1])
+        except ValueError:
+            raise InputError(
+                f"{where}: {stripped[:60]!r} is not 'node community' (two integers)"
+            ) from None
+        if not 0 <= node < n:
+            raise InputError(f"{where}: node {node} is not in {graph} (nodes 0..{n - 1})")
+        if comm < 0:
+            raise InputError(f"{where}: community {comm} is negative; use ids ≥ 0")
+        if out[node] >= 0:
+            raise InputError(f"{where}: node {node} is listed twice")
+        out[node] = comm
+    missing = np.flatnonzero(out < 0)
+    if missing.size:
+        raise InputError(
+            f"{path}: no line for node {int(missing[0])} of {graph} ({missing.size} nodes "
+            f"missing); give every node 0..{n - 1}"
+        )
+    return out
+
+
+def _import_igraph_without_drawing() -> None:
+    """Import igraph without its matplotlib drawing backend: python-igraph 0.11+ imports
+    ``matplotlib.pyplot`` when it loads (about 1 s of CPU, more than NKA's propagation on
+    a 3,000-node pair), and this command never draws.  matplotlib is hidden for the import
+    only; nothing is done when igraph or matplotlib is loaded already, so a process that
+    draws keeps igraph's matplotlib backend."""
+    import sys
+
+    if "igraph" in sys.modules or "matplotlib" in sys.modules:
+        return
+    sys.modules["matplotlib"] = None  # type: ignore[assignment]  # igraph: "not installed"
+    try:
+        import igraph  # noqa: F401
+    finally:
+        del sys.modules["matplotlib"]
 
 
 @exits_on_bad_input
@@ -85,6 +143,21 @@ def nka_command(
         help="Also add seeds inside matched communities by degree and clustering (the "
         "authors' code; off: it costs accuracy).",
     ),
+    ns_rule: str = typer.Option(
+        "secgraph",
+        "--ns-rule",
+        help="Node propagation rule: secgraph (Narayanan–Shmatikov's, as SecGraph: spread "
+        "of all scores) or authors (the NKA code's: spread of the scored candidates only).",
+    ),
+    aux_communities: Path | None = typer.Option(
+        None,
+        "--aux-communities",
+        help="Communities of aux.txt's nodes ('node community' lines) instead of detecting "
+        "them; give --san-communities too.",
+    ),
+    san_communities: Path | None = typer.Option(
+        None, "--san-communities", help="The same for san.txt (give both or neither)."
+    ),
     seed: int = typer.Option(
         0, "--seed", help="Seed of the community detection and of --seed-cliques."
     ),
@@ -98,12 +171,23 @@ def nka_command(
     other communities are matched by propagation on the community graphs.  Inside each
     matched pair of communities, nodes are matched by Narayanan–Shmatikov propagation
     from the seeds there; finally propagation runs over the whole graphs from every pair
-    found.  The result is scored against truth.csv.
+    found, by Narayanan–Shmatikov's rule as SecGraph computes it (--ns-rule authors: as
+    the authors' code does).  --aux-communities/--san-communities give the communities instead of
+    detecting them.  The result is scored against truth.csv.
     """
-    from privlab.graph.attacks.nka import METHODS, nka
+    from privlab.graph.attacks.nka import METHODS, NS_RULES, nka
     from privlab.validate import check_choice
 
     check_choice(communities, "--communities", METHODS)
+    check_choice(ns_rule, "--ns-rule", NS_RULES)
+    if (aux_communities is None) != (san_communities is None):
+        raise ConfigError(
+            "--aux-communities and --san-communities go together: give both or neither"
+        )
+    ga.guard_outputs([Output(output, "-o", stdout_ok=True)],
+                     [Input(pair_dir, unit=True), aux_communities, san_communities],
+                     json_out=json_out)  # fmt: skip
+    _import_igraph_without_drawing()
     if seed_cliques is not None:
         inputs = _clique_seeding(
             pair_dir,
@@ -126,6 +210,10 @@ def nka_command(
         )
 
     def attack(g1, g2, s, **kw):
+        given = None
+        if aux_communities is not None and san_communities is not None:
+            given = (read_communities(aux_communities, g1.n_nodes, "aux.txt"),
+                     read_communities(san_communities, g2.n_nodes, "san.txt"))  # fmt: skip
         return nka(
             g1,
             g2,
@@ -133,7 +221,9 @@ def nka_command(
             theta=theta,
             community_theta=community_theta,
             method=communities,
+            communities=given,
             enrich=enrich,
+            ns_rule=ns_rule,
             seed=seed,
             trials=trials,
             **kw,

@@ -50,13 +50,28 @@ node sets such as privlab's pairs):
 7. **Global NS**: :func:`~privlab.graph.attacks.propagation.propagate` on G1, G2 from every pair
    found so far (``reIdentifyRemainingNodes``).
 
-Node-level NS is privlab's (SecGraph's scoring: Σ 1/√deg₂(r), σ over all |V₂| scores, mapped
-nodes never revisited).  The authors' ``Comm_Blind.propagationStep`` divides by √deg₁(l) too
-(the same for every candidate: no effect) but takes σ over the candidates that scored only,
-which makes its eccentricity larger and its matches more eager — a documented difference,
-not reproduced (docs/graph/nka.md).  The code's community *similarity* variants
-(``matching``, ``matching_Float``) and its degree-of-anonymity measures are not called by its
-attack path and are not built.
+Node-level NS (steps 6 and 7), ``ns_rule``: ``"secgraph"`` (default) is privlab's
+:func:`propagate`, i.e. Narayanan & Shmatikov's rule as their S&P 2009 pseudo-code states it
+and SecGraph computes it (Σ 1/√deg₂(r); every node of G2 has a score, zeros included, and σ
+is taken over all |V₂| of them; mapped nodes never revisited).  ``"authors"`` is the authors'
+``Comm_Blind.propagationStep``/``matchScores``/``eccentricity`` (``propagate(...,
+scoring="nka")``): the same scores and loop, but the scores live in a map of the candidates
+that scored, so σ is the population standard deviation of those only, a sole candidate has
+eccentricity s / 0 = +∞ (always a match, both directions checked) and equal scores everywhere
+never match; its extra factor 1/√deg₁(l) is the same for every candidate and changes nothing.
+On a large graph σ over all |V₂| scores, mostly zeros, is far smaller than σ over the few
+that scored, so SecGraph's eccentricity is the larger one and the authors' rule the stricter
+(except for a sole candidate); on a small community it can be the other way round
+(tests/graph/test_nka_rule.py has both).  The paper says it runs NS's propagation; the NS09
+definition is the default, the code's variant an option.  Which finds more depends on the
+pair (docs/graph/nka.md): ego-Facebook 90/90 from 4 known 4-cliques, SecGraph pair seed 1:
+2,674 correct / 125 wrong against 2,505 / 104; seed 0: 1,754 / 123 against 2,846 / 125; the
+0.5/0.5 Sharad pair 49 / 526 against 43 / 479.  The authors' Java run finds 2,944 / 280 on
+the seed-1 pair because its enrichment's reverse check (step 5), on a pair whose G2 ids equal
+the true G1 ids, reads the *true counterpart's* row — a leak of the ground truth; with G2's
+ids permuted it finds 2,520 / 113 (privlab: 2,674 / 125).  The code's community
+*similarity* variants (``matching``, ``matching_Float``) and its degree-of-anonymity measures
+are not called by its attack path and are not built.
 
 Cost: community detection (Infomap O(m) per trial and level in practice; Louvain O(m) per
 level), community graphs O(n + m), community propagation O(rounds · k₁ · k₁·k₂) dense on
@@ -85,6 +100,8 @@ from privlab.progress import ProgressFn
 from privlab.validate import check_choice, check_int, check_number_in
 
 METHODS = ("infomap", "louvain")
+#: node-level NS rules: the NKA authors' (σ over the scored candidates) or SecGraph's
+NS_RULES = {"authors": "nka", "secgraph": "secgraph"}
 
 
 # ============================================================================ result
@@ -162,6 +179,7 @@ def nka(
     method: str = "infomap",
     communities: tuple[Any, Any] | None = None,
     enrich: bool = False,
+    ns_rule: str = "secgraph",
     seed: int = 0,
     trials: int = 10,
     truth: Any = None,
@@ -173,7 +191,9 @@ def nka(
     ``community_theta``: the community propagation's (the code's 0).  ``method``,
     ``seed``, ``trials``: the community detection (:func:`detect_communities`), unless
     ``communities`` gives both membership arrays (length |V1| and |V2|, integers ≥ 0).
-    ``enrich``: step 5.  ``seeds``/``truth`` as :func:`propagate`'s.  ``rounds`` in the
+    ``enrich``: step 5.  ``ns_rule``: the node-level NS of steps 6 and 7, ``"secgraph"``
+    (NS09 as SecGraph computes it) or ``"authors"`` (the authors' code; module docstring).
+    ``seeds``/``truth`` as :func:`propagate`'s.  ``rounds`` in the
     result: the community propagation's rounds.  ``progress(done, total)``: G1 nodes
     mapped of |V1|, from the final propagation.
     """
@@ -181,6 +201,8 @@ def nka(
     th = check_number_in(theta, "theta", 0.0, math.inf, hint="an eccentricity threshold ≥ 0")
     cth = check_number_in(community_theta, "community_theta", 0.0, math.inf,
                           hint="an eccentricity threshold ≥ 0")  # fmt: skip
+    check_choice(ns_rule, "ns_rule", NS_RULES)
+    scoring = NS_RULES[ns_rule]
     g1, g2, s, tr = prepare(g1, g2, seeds, truth, "nka")
     if communities is None:
         m1 = detect_communities(g1, method, seed=seed, trials=trials)
@@ -203,6 +225,9 @@ def nka(
     for c1 in np.flatnonzero(cmap >= 0).tolist():
         nodes1 = np.flatnonzero(m1 == c1)
         nodes2 = np.flatnonzero(m2 == cmap[c1])
+        img1 = map12[nodes1]
+        if not enrich and not (m2[img1[img1 >= 0]] == cmap[c1]).any():
+            continue  # no pair inside c₁ × c₂ to propagate from: skip the subgraphs
         sub1, sub2 = g1.induced(nodes1), g2.induced(nodes2)
         if enrich:
             enriched += _enrich(sub1, sub2, nodes1, nodes2, map12, map21, th)
@@ -214,7 +239,7 @@ def nka(
         if not inside.any():
             continue
         lseeds = np.stack([loc1[nodes1[inside]], loc2[map12[nodes1[inside]]]], axis=1)
-        res = propagate(sub1, sub2, lseeds, th)
+        res = propagate(sub1, sub2, lseeds, th, scoring=scoring)
         img = nodes2[np.maximum(res.mapping, 0)]
         # a G2 node of c₂ may be taken already by a seed from another community
         new = (res.mapping >= 0) & (map12[nodes1] < 0) & (map21[img] < 0)
@@ -227,10 +252,11 @@ def nka(
     stages["before_global"] = int(found.size)
     if tr is not None:
         stages["before_global_correct"] = int((tr[found] == map12[found]).sum())
-    final = propagate(g1, g2, np.stack([found, map12[found]], axis=1), th, progress=progress)
+    final = propagate(g1, g2, np.stack([found, map12[found]], axis=1), th, progress=progress,
+                      scoring=scoring)  # fmt: skip
     correct, new_correct, n_true = score_mapping(final.mapping, s, tr)
     params = {"theta": th, "community_theta": cth, "method": method if communities is None
-              else "given", "enrich": bool(enrich)}  # fmt: skip
+              else "given", "enrich": bool(enrich), "ns_rule": ns_rule}  # fmt: skip
     return NKAResult(
         final.mapping, s, "nka", rounds, time.perf_counter() - t0, params, correct,
         new_correct, n_true, m1, m2, cmap, stages,

@@ -142,6 +142,14 @@ def propagate(
 
     ``scoring="thesis"``: seed 000's Algorithm 10.1 and Listing 10.1 instead — see
     :func:`_propagate_thesis` (``max_passes`` bounds its passes; SecGraph's loop ignores it).
+    ``scoring="nka"``: the eccentricity of the NKA authors' NS (Nilizadeh et al., CCS 2014,
+    their ``Comm_Blind.propagationStep``/``eccentricity``): the same scores and loop, but σ
+    is the population standard deviation of the candidates that *scored* (not of all |V2|
+    scores), a sole candidate has eccentricity s / 0 = +∞ (a match, as the code's float
+    division), equal scores everywhere (σ = 0) never match, and among equal maxima the
+    smallest id wins (the code: Java ``HashMap`` order; it matters only for θ = 0).  On a
+    large graph it is the stricter rule (SecGraph's σ over mostly zeros is small), on a
+    small one it can be the more eager.  Same cost.
 
     ``seeds``: (k × 2) pairs (G1 node, G2 node), a dict, or a list of pairs.  ``truth``
     (optional): a :class:`~privlab.graph.pairs.GraphPair`, a length-|V1| array of the true
@@ -152,7 +160,7 @@ def propagate(
     and after each pass.
     """
     t0 = time.perf_counter()
-    check_choice(scoring, "scoring", ("secgraph", "thesis"))
+    check_choice(scoring, "scoring", ("secgraph", "thesis", "nka"))
     g1, g2, th, s, tr = _validate(g1, g2, seeds, theta, truth)
     if scoring == "thesis":
         limit = check_int(max_passes, "max_passes", 1)
@@ -160,8 +168,8 @@ def propagate(
     n1, n2 = g1.n_nodes, g2.n_nodes
     ip1, ix1, ip2, ix2 = g1.indptr, g1.indices, g2.indptr, g2.indices
     map12, map21 = _start(s, n1, n2)
-    fwd = _Scorer(g1, g2)
-    back = _Scorer(g2, g1)
+    fwd = _Scorer(g1, g2, scored_only=scoring == "nka")
+    back = _Scorer(g2, g1, scored_only=scoring == "nka")
     # staleness clocks: a node is re-scored only if a match made after its last scoring
     # touched its forward inputs (dirty1) or the reverse inputs of its best candidate (dirty2)
     clock = 0
@@ -207,7 +215,8 @@ def propagate(
             progress(int(np.count_nonzero(map12 >= 0)), n1)
         if not added:
             break
-    return _result(map12, s, th, passes, time.perf_counter() - t0, "sparse", scored, tr)
+    method = "nka" if scoring == "nka" else "sparse"
+    return _result(map12, s, th, passes, time.perf_counter() - t0, method, scored, tr)
 
 
 def _propagate_thesis(g1, g2, s, th, tr, progress, max_passes, t0) -> PropagationResult:
@@ -281,10 +290,18 @@ class _Scorer:
 
     Default: SecGraph's weights 1/√deg(r), mapped candidates excluded.  With
     ``mapped_degree`` (an array the caller keeps current): the thesis's weights
-    1/√mapped_degree[r], every candidate kept."""
+    1/√mapped_degree[r], every candidate kept.  ``scored_only``: the NKA authors' σ over
+    the candidates that scored (:func:`propagate`, ``scoring="nka"``)."""
 
-    def __init__(self, src: Graph, dst: Graph, mapped_degree: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        src: Graph,
+        dst: Graph,
+        mapped_degree: np.ndarray | None = None,
+        scored_only: bool = False,
+    ) -> None:
         self.mdeg = mapped_degree
+        self.scored_only = scored_only
         self.ip, self.ix = src.indptr, src.indices
         self.dip, self.dix = dst.indptr, dst.indices
         self.n = dst.n_nodes
@@ -316,6 +333,8 @@ class _Scorer:
         u = c[self.last[c] == ar]  # each candidate once
         s = acc[u]
         acc[u] = 0.0
+        if self.scored_only:
+            return _scored_best(u, s, theta)
         n = self.n
         mu = s.sum() / n
         d = s - mu
@@ -335,6 +354,28 @@ class _Scorer:
                 second, best = max(float(s.max()), 0.0), int(u[i])
         ecc = (top - second) / math.sqrt(ss / (n - 1))
         return best if ecc >= theta else -1
+
+
+def _scored_best(u: np.ndarray, s: np.ndarray, theta: float) -> int:
+    """The NKA authors' pick among the scored candidates ``u`` (scores ``s`` > 0, a copy):
+    (best − second) / σ(s) ≥ θ, σ the population standard deviation; one candidate: +∞;
+    σ = 0: never; equal maxima: the smallest id.  O(k), a handful of numpy calls (np.std's
+    own overhead would dominate on these short vectors)."""
+    k = u.size
+    if k == 1:
+        return int(u[0])
+    d = s - s.sum() / k
+    var = float(d @ d) / k
+    if not var > 0.0:
+        return -1
+    i = int(s.argmax())
+    top = float(s[i])
+    s[i] = -math.inf
+    second = float(s.max())
+    if second == top:  # equal maxima: eccentricity 0
+        s[i] = top
+        return int(u[s == top].min()) if theta <= 0.0 else -1
+    return int(u[i]) if (top - second) / math.sqrt(var) >= theta else -1
 
 
 def _start(s: np.ndarray, n1: int, n2: int) -> tuple[np.ndarray, np.ndarray]:
