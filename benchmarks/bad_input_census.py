@@ -63,6 +63,7 @@ ENTRY_POINTS = (
     "graph attack cut",
     "graph attack jls", "graph attack jlsb",
     "graph attack sh",
+    "dp above-threshold",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -482,6 +483,31 @@ def cases() -> list[Case]:
              ["dp", "release", "{d}/big.csv", "-q", "sum:x:0:1e13", "-e", "1"], ok=True,
              setup=_write("big.csv", "x\n" + "10000000000000\n" * 2000)),
     ]  # fmt: skip
+
+    # ---- dp above-threshold
+    svt = ["dp", "above-threshold", "{d}/people.csv"]
+    out += _input_cases("dp above-threshold", lambda p: ["dp", "above-threshold", p, "-q",
+                                                        "sex=F", "-t", "5", "-e", "1"])  # fmt: skip
+    out += _options("dp above-threshold", svt, [
+        ("no query", ["-t", "5", "-e", "1"]), ("no threshold", ["-q", "sex=F", "-e", "1"]),
+        ("no epsilon", ["-q", "sex=F", "-t", "5"]),
+        ("query without =", ["-q", "sex", "-t", "5", "-e", "1"]),
+        ("query without a column", ["-q", "=F", "-t", "5", "-e", "1"]),
+        ("unknown column", ["-q", "colour=red", "-t", "5", "-e", "1"]),
+        ("threshold text", ["-q", "sex=F", "-t", "many", "-e", "1"]),
+        ("threshold 2.5", ["-q", "sex=F", "-t", "2.5", "-e", "1"]),
+        ("threshold 10^30", ["-q", "sex=F", "-t", str(10**30), "-e", "1"]),
+        ("epsilon 0", ["-q", "sex=F", "-t", "5", "-e", "0"]),
+        ("epsilon nan", ["-q", "sex=F", "-t", "5", "-e", "nan"]),
+        ("epsilon inf", ["-q", "sex=F", "-t", "5", "-e", "inf"]),
+        ("epsilon -1", ["-q", "sex=F", "-t", "5", "-e", "-1"]),
+        ("max-answers 0", ["-q", "sex=F", "-t", "5", "-e", "1", "-c", "0"]),
+        ("max-answers -3", ["-q", "sex=F", "-t", "5", "-e", "1", "-c", "-3"]),
+    ])  # fmt: skip
+    out.append(Case("dp above-threshold", "a private text queried in a numeric column",
+                    [*svt[:2], "{d}/s.csv", "-q", "income=0", "-t", "5", "-e", "1"], ok=True,
+                    setup=_with_secret("people.csv", "s.csv", "income", SECRET, ","),
+                    secret=SECRET))  # fmt: skip
 
     # ---- dp params
     out += _options("dp params", ["dp", "params"], [

@@ -36,6 +36,7 @@ COMMAND_PATHS = [
     "audit", "report", "bench", "demo",
     "graph generalize",
     "graph attack jls", "graph attack jlsb",
+    "dp above-threshold",
 ]  # fmt: skip
 
 PROBE = """

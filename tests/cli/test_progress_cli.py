@@ -105,6 +105,9 @@ CASES = [
     ("dp-release", "dp release", lambda ex: [
         ex / "people.csv", "-q", "count", "-q", "histogram:sex", "--bins", "sex=Female,Male",
         "-e", "1"], ["reading people.csv"], True),
+    ("dp-above-threshold", "dp above-threshold", lambda ex: [
+        ex / "people.csv", "-q", "sex=Female", "-q", "sex=Male", "-t", "5", "-e", "1"],
+     ["reading people.csv"], True),
     ("dp-params", "dp params", lambda ex: ["-e", "1", "--delta", "1e-5"], [], True),
     ("safe-kanon", "dp safe-kanon", lambda ex: [
         ex / "people.csv", "--qi", "age,sex,zip", *hierarchies(ex, "age,sex,zip"), "-e", "1",

@@ -452,3 +452,6 @@ def _parse_levels(text: str, qi: list[str]) -> dict[str, int]:
             raise ConfigError(f"--levels {text!r}: write COL=LEVEL,COL=LEVEL,... (integers)")
         out[column.strip()] = int(value)
     return out
+
+
+from privlab.cli.dp_interactive import above_threshold as _svt  # noqa: E402, F401  (registers it)

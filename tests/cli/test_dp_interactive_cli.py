@@ -1,0 +1,43 @@
+"""``privlab dp above-threshold`` (and the other interactive DP commands of seed 000)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from privlab.cli.main import app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def towns(tmp_path):
+    path = tmp_path / "towns.csv"
+    towns = ["Oslo"] * 600 + ["Rome"] * 3 + ["Bergen"] * 400
+    path.write_text("town\n" + "\n".join(towns) + "\n")
+    return path
+
+
+def test_above_threshold_reports_hits_only_and_stops(towns):
+    result = runner.invoke(app, [
+        "dp", "above-threshold", str(towns), "-q", "town=Rome", "-q", "town=Oslo",
+        "-q", "town=Bergen", "-q", "town=Paris", "-t", "200", "-e", "1", "-c", "2",
+        "--seed", "5", "--json",
+    ])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    # counts 3, 600, 400, 0 against 200: the noise (scales 2 and 4) cannot bridge ~200
+    assert [q["answer"] for q in out["queries"]] == ["below", "above", "above", "not asked"]
+    assert out["epsilon"] == 1.0 and out["insecure_seed"] is True
+    for exact in ("600", "400", "1003"):
+        assert exact not in result.stdout  # no exact statistic of the input
+
+
+def test_above_threshold_refuses_empty_cells(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("town,x\nOslo,1\n,2\n")
+    result = runner.invoke(app, ["dp", "above-threshold", str(path), "-q", "town=Oslo",
+                                 "-t", "1", "-e", "1"])  # fmt: skip
+    assert result.exit_code == 2 and "empty cells" in result.output
