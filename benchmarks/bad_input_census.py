@@ -63,7 +63,7 @@ ENTRY_POINTS = (
     "graph attack cut",
     "graph attack jls", "graph attack jlsb",
     "graph attack sh",
-    "dp above-threshold",
+    "dp above-threshold", "dp quantile", "dp mode",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -508,6 +508,46 @@ def cases() -> list[Case]:
                     [*svt[:2], "{d}/s.csv", "-q", "income=0", "-t", "5", "-e", "1"], ok=True,
                     setup=_with_secret("people.csv", "s.csv", "income", SECRET, ","),
                     secret=SECRET))  # fmt: skip
+
+    # ---- dp quantile, dp mode
+    dq = ["dp", "quantile", "{d}/people.csv"]
+    out += _input_cases("dp quantile", lambda p: [*dq[:2], p, "--column", "age", "--low", "0",
+                                                 "--high", "100", "-e", "1"])  # fmt: skip
+    out += _options("dp quantile", dq, [
+        ("no column", ["--low", "0", "--high", "100", "-e", "1"]),
+        ("unknown column", ["--column", "height", "--low", "0", "--high", "100", "-e", "1"]),
+        ("no bounds", ["--column", "age", "-e", "1"]),
+        ("low = high", ["--column", "age", "--low", "5", "--high", "5", "-e", "1"]),
+        ("low > high", ["--column", "age", "--low", "9", "--high", "5", "-e", "1"]),
+        ("high inf", ["--column", "age", "--low", "0", "--high", "inf", "-e", "1"]),
+        ("low nan", ["--column", "age", "--low", "nan", "--high", "5", "-e", "1"]),
+        ("quantile 1.5", ["--column", "age", "--low", "0", "--high", "100", "-e", "1", "-p",
+                          "1.5"]),
+        ("quantile -0.1", ["--column", "age", "--low", "0", "--high", "100", "-e", "1", "-p",
+                           "-0.1"]),
+        ("epsilon 0", ["--column", "age", "--low", "0", "--high", "100", "-e", "0"]),
+        ("epsilon nan", ["--column", "age", "--low", "0", "--high", "100", "-e", "nan"]),
+        ("text column", ["--column", "sex", "--low", "0", "--high", "100", "-e", "1"]),
+    ])  # fmt: skip
+    out.append(Case("dp quantile", "a private text in a numeric column",
+                    [*dq[:2], "{d}/s.csv", "--column", "income", "--low", "0", "--high", "1e4",
+                     "-e", "1"], setup=_with_secret("people.csv", "s.csv", "income", SECRET, ","),
+                    secret=SECRET))  # fmt: skip
+    dm = ["dp", "mode", "{d}/people.csv"]
+    out += _input_cases("dp mode", lambda p: ["dp", "mode", p, "--column", "sex", "--candidates",
+                                             "F,M", "-e", "1"])  # fmt: skip
+    out += _options("dp mode", dm, [
+        ("no column", ["--candidates", "F,M", "-e", "1"]),
+        ("unknown column", ["--column", "colour", "--candidates", "F,M", "-e", "1"]),
+        ("no candidates", ["--column", "sex", "-e", "1"]),
+        ("empty candidates", ["--column", "sex", "--candidates", "", "-e", "1"]),
+        ("repeated candidates", ["--column", "sex", "--candidates", "F,F", "-e", "1"]),
+        ("unknown mechanism", ["--column", "sex", "--candidates", "F,M", "-e", "1",
+                               "--mechanism", "gumbel"]),
+        ("epsilon 0", ["--column", "sex", "--candidates", "F,M", "-e", "0"]),
+        ("epsilon -2", ["--column", "sex", "--candidates", "F,M", "-e", "-2"]),
+        ("epsilon inf", ["--column", "sex", "--candidates", "F,M", "-e", "inf"]),
+    ])  # fmt: skip
 
     # ---- dp params
     out += _options("dp params", ["dp", "params"], [

@@ -41,3 +41,20 @@ def test_above_threshold_refuses_empty_cells(tmp_path):
     result = runner.invoke(app, ["dp", "above-threshold", str(path), "-q", "town=Oslo",
                                  "-t", "1", "-e", "1"])  # fmt: skip
     assert result.exit_code == 2 and "empty cells" in result.output
+
+
+def test_quantile_and_mode_release_no_exact_statistic(towns, tmp_path):
+    mode = runner.invoke(app, ["dp", "mode", str(towns), "--column", "town", "--candidates",
+                               "Rome,Oslo,Bergen", "-e", "1", "--seed", "1", "--json"])  # fmt: skip
+    assert mode.exit_code == 0, mode.output
+    out = json.loads(mode.stdout)
+    # Oslo leads Bergen by 200: exp(-200/2) makes anything else vanishingly unlikely
+    assert out["value"] == "Oslo" and out["mechanism"] == "exponential (textbook)"
+    assert "600" not in mode.stdout and "400" not in mode.stdout
+    path = tmp_path / "ages.csv"
+    path.write_text("age\n" + "\n".join(str(20 + i % 41) for i in range(2001)) + "\n")
+    q = runner.invoke(app, ["dp", "quantile", str(path), "--column", "age", "--low", "0",
+                            "--high", "120", "-e", "1", "--seed", "2", "--json"])  # fmt: skip
+    assert q.exit_code == 0, q.output
+    value = json.loads(q.stdout)["value"]
+    assert 35 <= value <= 45  # true median 40; ±5 ranks of 2001 cost exp(-1000/2)

@@ -36,7 +36,7 @@ COMMAND_PATHS = [
     "audit", "report", "bench", "demo",
     "graph generalize",
     "graph attack jls", "graph attack jlsb",
-    "dp above-threshold",
+    "dp above-threshold", "dp quantile", "dp mode",
 ]  # fmt: skip
 
 PROBE = """

@@ -28,6 +28,8 @@ NOT_USED_UNLESS_GIVEN = {
     "table query": {"--dsn"},
     "dp release": {"--columns"},
     "dp above-threshold": {"--columns"},
+    "dp quantile": {"--columns"},
+    "dp mode": {"--columns"},
     "dp params": {"--delta", "--beta", "--k"},
     "dp safe-kanon": {"--delta", "--beta", "--k", "--identifying", "--insensitive",
                       "--columns"},
@@ -129,7 +131,7 @@ WITH_PROGRESS = [
     "graph attack jls", "graph attack jlsb",
     "graph attack sh",
     "graph attack nka",
-    "dp above-threshold",
+    "dp above-threshold", "dp quantile", "dp mode",
 ]  # fmt: skip
 
 

@@ -108,6 +108,12 @@ CASES = [
     ("dp-above-threshold", "dp above-threshold", lambda ex: [
         ex / "people.csv", "-q", "sex=Female", "-q", "sex=Male", "-t", "5", "-e", "1"],
      ["reading people.csv"], True),
+    ("dp-quantile", "dp quantile", lambda ex: [
+        ex / "people.csv", "--column", "age", "--low", "0", "--high", "120", "-e", "1"],
+     ["reading people.csv"], True),
+    ("dp-mode", "dp mode", lambda ex: [
+        ex / "people.csv", "--column", "sex", "--candidates", "Female,Male", "-e", "1"],
+     ["reading people.csv"], True),
     ("dp-params", "dp params", lambda ex: ["-e", "1", "--delta", "1e-5"], [], True),
     ("safe-kanon", "dp safe-kanon", lambda ex: [
         ex / "people.csv", "--qi", "age,sex,zip", *hierarchies(ex, "age,sex,zip"), "-e", "1",

@@ -455,3 +455,4 @@ def _parse_levels(text: str, qi: list[str]) -> dict[str, int]:
 
 
 from privlab.cli.dp_interactive import above_threshold as _svt  # noqa: E402, F401  (registers it)
+from privlab.cli.dp_select import mode as _mode  # noqa: E402, F401  (registers quantile, mode)
