@@ -5,7 +5,8 @@ table as released, with no further generalization) and reports the strongest par
 each model that holds for every class: k = smallest class, distinct ℓ = fewest distinct
 sensitive values, entropy ℓ = smallest exp(entropy), min-entropy ℓ = smallest 2^H∞ (one over
 the adversary's best single guess of a sensitive value, :mod:`privlab.information`),
-recursive (c,2): the smallest c such that r_1 < c·(r_2 + …) (strict), t = largest EMD (equal and ordered ground distance),
+recursive (c,2): the smallest c such that r_1 < c·(r_2 + …) (strict), t = largest EMD
+(equal and ordered ground distance),
 δ = largest |ln p(s|class) − ln p(s)|, and (k,e) = fewest distinct values and smallest range
 of a numeric sensitive attribute.  Suppressed records (every QI holds the suppressed value,
 :mod:`privlab.table.suppression`) belong to no class and are counted apart, as in ARX and
