@@ -398,3 +398,20 @@ def test_suppressed_fraction_agrees_with_the_risk_of_an_all_star_release():
     risk = risk_of_frame(release.data, ["zip", "sex"])
     assert risk.suppressed == 4
     assert _suppressed(None, CellRelease(release), None) == 1.0
+
+
+def test_naive_defences_are_breached(tmp_path):
+    """Seed 000 §3.2: the differencing/tracker attack recovers every value whatever m; the
+    rounded mean of 1,000 noisy repeats is exact; most of a plain sample is re-identified."""
+    res = _reduced_results("naive-defences", tmp_path)
+
+    def result(metric, value):
+        return res.filter((pl.col("metric") == metric) & (pl.col("value") == value))["result"]
+
+    for m in (1, 50):
+        assert (result("differencing_recovered", m) == 1.0).all()
+    for m in (1, 50):  # |Q| = n is refused (n > n − m): the tracker after two refusals
+        assert (result("differencing_queries", m) == 6).all()
+    assert (result("averaging_exact", 1) < 0.6).all()
+    assert (result("averaging_exact", 1000) == 1.0).all()
+    assert (result("sample_exposed_rate", 0.5) > 0.5).all()

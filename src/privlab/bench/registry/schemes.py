@@ -18,6 +18,7 @@ import numpy as np
 
 from privlab.bench.registry.cells import Cell, Release
 from privlab.bench.registry.datasets import CAPITAL_LOSS
+from privlab.bench.registry.naive import no_release
 from privlab.errors import ConfigError
 
 
@@ -303,6 +304,8 @@ SCHEMES: dict[str, Scheme] = {
                "target-distribution release (seed 001 ch. 3, target_release; QI = age)"),
         Scheme("safe-k", "none", _safe_k, ("k", "beta"),
                "Li et al.'s sampling + strongly-safe k-anonymization (analytic)"),
+        Scheme("naive-curator", "none", no_release, ("n", "targets", "prevalence", "epsilon"),
+               "a naive curator answering queries (seed 000's naive defences; no release)"),
     )
 }  # fmt: skip
 SCHEMES["1hka"] = SCHEMES["ri"]
