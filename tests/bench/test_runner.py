@@ -412,6 +412,8 @@ def test_naive_defences_are_breached(tmp_path):
         assert (result("differencing_recovered", m) == 1.0).all()
     for m in (1, 50):  # |Q| = n is refused (n > n − m): the tracker after two refusals
         assert (result("differencing_queries", m) == 6).all()
+    assert (result("audited_recovered", 50) == 0.0).all()  # simulatable auditing stops it
+    assert (result("audited_denied", 50) >= 1).all()
     assert (result("averaging_exact", 1) < 0.6).all()
     assert (result("averaging_exact", 1000) == 1.0).all()
     assert (result("sample_exposed_rate", 0.5) > 0.5).all()

@@ -15,7 +15,12 @@ from typing import Any
 import numpy as np
 
 from privlab.bench.registry.cells import Cell, CellResult, Release
-from privlab.bench.registry.naive import averaging, differencing, sample_linkage
+from privlab.bench.registry.naive import (
+    audited_differencing,
+    averaging,
+    differencing,
+    sample_linkage,
+)
 from privlab.bench.registry.schemes import SCHEMES
 from privlab.errors import ConfigError
 from privlab.validate import check_choice, check_fraction, check_int, check_number_in
@@ -500,6 +505,9 @@ ATTACKS: dict[str, Attack] = {
                ("differencing_recovered", "differencing_queries"), (),
                "differencing / tracker attack on a query-set-size restricted curator",
                needs_release=False),
+        Attack("audited-differencing", "none", audited_differencing,
+               ("audited_recovered", "audited_denied"), (),
+               "differencing / tracker attack on a simulatable SUM auditor", needs_release=False),
         Attack("averaging", "none", averaging, ("averaging_exact", "averaging_epsilon_spent"),
                (), "averaging away fresh noise on a repeated query", needs_release=False),
         Attack("sample-linkage", "none", sample_linkage,

@@ -6,6 +6,8 @@ Data kind ``none``: each cell generates its own data from the cell seed.  The sc
 * ``differencing`` — parameter ``min_size`` m: a curator that answers exact sums only for
   m ≤ |Q| ≤ n − m (:class:`privlab.table.attacks.differencing.SizeRestrictedCurator`) over a
   0/1 column (options ``n``, ``prevalence``); the attack recovers ``targets`` people's values;
+* ``audited-differencing`` — parameter ``n``: the same attack against the simulatable SUM
+  auditor (:class:`privlab.table.auditing.SumAuditor`), one session per target;
 * ``averaging`` — parameter ``repeats`` k: a curator adding fresh ε-DP noise to each answer
   (:mod:`privlab.dp.naive`, option ``epsilon``); share of ``targets`` counts recovered exactly;
 * ``sample-linkage`` — parameter ``beta``: a plain β-sample of a synthetic census
@@ -43,6 +45,24 @@ def differencing(_: Any, r: Release | None, cell: Cell) -> CellResult:
         "differencing_recovered": hits / targets,
         "differencing_queries": queries / targets,
     })  # fmt: skip
+
+
+def audited_differencing(_: Any, r: Release | None, cell: Cell) -> CellResult:
+    from privlab.table.attacks.differencing import differencing_attack
+    from privlab.table.auditing import SumAuditor
+
+    s = cell.settings
+    n, targets = int(cell.value), int(s.get("targets", 50))
+    rng = cell.rng(0)
+    values = (rng.random(n) < float(s.get("prevalence", 0.1))).astype(float)
+    hits = denied = 0
+    for who in rng.choice(n, size=min(targets, n), replace=False):
+        auditor = SumAuditor(values)  # one attacker session per target
+        res = differencing_attack(auditor, np.arange(n) == who, seed=cell.sub_seed(int(who)))
+        hits += res.value is not None and res.value == values[who]
+        denied += sum(a is None for _, a in auditor.transcript)
+    k = min(targets, n)
+    return CellResult({"audited_recovered": hits / k, "audited_denied": denied / k})
 
 
 def averaging(_: Any, r: Release | None, cell: Cell) -> CellResult:
