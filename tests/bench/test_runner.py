@@ -417,3 +417,19 @@ def test_naive_defences_are_breached(tmp_path):
     assert (result("averaging_exact", 1) < 0.6).all()
     assert (result("averaging_exact", 1000) == 1.0).all()
     assert (result("sample_exposed_rate", 0.5) > 0.5).all()
+
+
+def test_adult_ldiv_attacks_find_skewed_and_similar_classes(tmp_path):
+    res = _reduced_results("adult-ldiv-attacks", tmp_path)
+
+    def one(scheme, metric):
+        return res.filter((pl.col("scheme") == scheme) & (pl.col("metric") == metric))[
+            "result"
+        ].item()
+
+    for scheme in ("l-diversity", "t-closeness"):
+        assert 0 <= one(scheme, "skewed_rate") <= 1 and one(scheme, "skew_max_lift") >= 1
+        assert 0 < one(scheme, "similarity_mean_posterior") <= 1
+    # t-closeness (t = 0.2) bounds the gap to the overall distribution: nobody's occupation
+    # gets 3× its prior where 2-diversity lets it
+    assert one("t-closeness", "skew_max_lift") <= one("l-diversity", "skew_max_lift")

@@ -20,6 +20,8 @@ from privlab.bench.registry.naive import (
     averaging,
     differencing,
     sample_linkage,
+    similarity,
+    skewness,
 )
 from privlab.bench.registry.schemes import SCHEMES
 from privlab.errors import ConfigError
@@ -514,5 +516,10 @@ ATTACKS: dict[str, Attack] = {
                ("sample_exposed_rate", "sample_claim_precision"), (),
                "linkage of a plain random sample (the 'a sample is anonymous' fallacy)",
                needs_release=False),
+        Attack("skewness", "table", skewness, ("skewed_rate", "skew_max_lift"), (),
+               "Li et al.'s skewness attack: records whose value's posterior ≥ min_lift × prior"),
+        Attack("similarity", "table", similarity,
+               ("similarity_disclosed", "similarity_mean_posterior"), (),
+               "Li et al.'s similarity attack: the value's category (hierarchy level 1) ≥ τ"),
     )
 }  # fmt: skip

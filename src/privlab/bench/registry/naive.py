@@ -93,3 +93,45 @@ def sample_linkage(_: Any, r: Release | None, cell: Cell) -> CellResult:
         "sample_exposed_rate": res.exposed_rate,
         "sample_claim_precision": res.claim_precision,
     })  # fmt: skip
+
+
+def _ldiv_sensitive(original: Any, name: str) -> str:
+    from privlab.errors import ConfigError
+
+    if not original.sensitive:
+        raise ConfigError(f"attack {name!r} needs a sensitive column: set data_options "
+                          "sensitive = [\"occupation\"] (for example)")  # fmt: skip
+    return original.sensitive[0]
+
+
+def skewness(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    """Li et al.'s skewness attack on the release: each record's own-value lift."""
+    from privlab.table.attacks.ldiversity import skewness_attack
+
+    assert r is not None
+    sens = _ldiv_sensitive(original, "skewness")
+    res = skewness_attack(r.data, original.qi, sens,
+                          min_lift=float(cell.options.get("min_lift", 3.0)))  # fmt: skip
+    d = res.to_dict()
+    return CellResult({"skewed_rate": d["skewed_rate"], "skew_max_lift": d["max_lift"]})
+
+
+def similarity(original: Any, r: Release | None, cell: Cell) -> CellResult:
+    """Li et al.'s similarity attack: categories = level 1 of the sensitive attribute's ARX
+    hierarchy (Adult's occupation: Technical / Nontechnical / Other)."""
+    from privlab.bench.registry.datasets import data_root
+    from privlab.table.attacks.ldiversity import similarity_attack
+    from privlab.table.hierarchy import Hierarchy
+
+    assert r is not None
+    sens = _ldiv_sensitive(original, "similarity")
+    h = Hierarchy.from_csv(data_root() / "adult" / f"adult_hierarchy_{sens}.csv")
+    leaves = h.leaves
+    groups = dict(zip(leaves, h.generalize(leaves, 1, column=sens).tolist(), strict=True))
+    res = similarity_attack(r.data, original.qi, sens, categories=groups,
+                            tau=float(cell.options.get("tau", 0.8)))  # fmt: skip
+    d = res.to_dict()
+    return CellResult({
+        "similarity_disclosed": d["category_disclosed_rate"],
+        "similarity_mean_posterior": d["mean_category_posterior"],
+    })  # fmt: skip
