@@ -63,7 +63,7 @@ ENTRY_POINTS = (
     "graph attack cut",
     "graph attack jls", "graph attack jlsb",
     "graph attack sh",
-    "dp above-threshold", "dp quantile", "dp mode",
+    "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -548,6 +548,31 @@ def cases() -> list[Case]:
         ("epsilon -2", ["--column", "sex", "--candidates", "F,M", "-e", "-2"]),
         ("epsilon inf", ["--column", "sex", "--candidates", "F,M", "-e", "inf"]),
     ])  # fmt: skip
+
+    # ---- dp kmeans
+    km = ["dp", "kmeans", "{d}/people.csv", "--features", "age,income", "-k", "2", "-e", "1",
+          "--bounds", "age=0:120", "--bounds", "income=0:10000"]  # fmt: skip
+    out += _input_cases("dp kmeans", lambda p: [*km[:2], p, *km[3:]])
+    out += _options("dp kmeans", km[:3], [
+        ("no features", km[5:]), ("no bounds", km[3:9]),
+        ("bounds of one feature only", [*km[3:11]]),
+        ("bounds reversed", [*km[3:9], "--bounds", "age=9:1", "--bounds", "income=0:1"]),
+        ("bounds text", [*km[3:9], "--bounds", "age=a:b", "--bounds", "income=0:1"]),
+        ("bounds inf", [*km[3:9], "--bounds", "age=0:inf", "--bounds", "income=0:1"]),
+        ("unknown feature", ["--features", "height", "-k", "2", "-e", "1",
+                             "--bounds", "height=0:3"]),
+        ("text feature", ["--features", "sex", "-k", "2", "-e", "1", "--bounds", "sex=0:3"]),
+        ("repeated feature", ["--features", "age,age", *km[5:]]),
+        ("k 0", [*km[3:5], "-k", "0", *km[7:]]), ("k 10^6", [*km[3:5], "-k", "1000000", *km[7:]]),
+        ("epsilon 0", [*km[3:7], "-e", "0", *km[9:]]),
+        ("epsilon nan", [*km[3:7], "-e", "nan", *km[9:]]),
+        ("iterations 0", [*km[3:], "--iterations", "0"]),
+        ("max-iterations 0", [*km[3:], "--max-iterations", "0"]),
+        ("max-iterations 500", [*km[3:], "--max-iterations", "500"]),
+    ])  # fmt: skip
+    out.append(Case("dp kmeans", "a private text in a numeric column",
+                    [*km[:2], "{d}/s.csv", *km[3:]], secret=SECRET,
+                    setup=_with_secret("people.csv", "s.csv", "income", SECRET, ",")))  # fmt: skip
 
     # ---- dp params
     out += _options("dp params", ["dp", "params"], [

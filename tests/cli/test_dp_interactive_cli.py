@@ -58,3 +58,20 @@ def test_quantile_and_mode_release_no_exact_statistic(towns, tmp_path):
     assert q.exit_code == 0, q.output
     value = json.loads(q.stdout)["value"]
     assert 35 <= value <= 45  # true median 40; ±5 ranks of 2001 cost exp(-1000/2)
+
+
+def test_kmeans_halving_from_the_command_line(tmp_path):
+    path = tmp_path / "pts.csv"
+    rows = [f"{10 + i % 3},{20 + i % 2}" for i in range(1500)]
+    rows += [f"{80 + i % 3},{90 + i % 2}" for i in range(1500)]
+    path.write_text("x,y\n" + "\n".join(rows) + "\n")
+    args = ["dp", "kmeans", str(path), "--features", "x,y", "-k", "2", "-e", "20",
+            "--bounds", "x=0:100", "--bounds", "y=0:100", "--seed", "3", "--json"]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["mechanism"] == "kmeans (halving budget)" and out["epsilon"] <= 20
+    got = sorted(out["value"])
+    assert abs(got[0][0] - 11) < 5 and abs(got[1][0] - 81) < 5
+    fixed = runner.invoke(app, [*args, "--iterations", "4"])
+    assert json.loads(fixed.stdout)["parameters"]["iterations"] == 4

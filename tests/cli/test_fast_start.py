@@ -36,7 +36,7 @@ COMMAND_PATHS = [
     "audit", "report", "bench", "demo",
     "graph generalize",
     "graph attack jls", "graph attack jlsb",
-    "dp above-threshold", "dp quantile", "dp mode",
+    "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
 ]  # fmt: skip
 
 PROBE = """

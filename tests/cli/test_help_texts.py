@@ -30,6 +30,7 @@ NOT_USED_UNLESS_GIVEN = {
     "dp above-threshold": {"--columns"},
     "dp quantile": {"--columns"},
     "dp mode": {"--columns"},
+    "dp kmeans": {"--columns"},
     "dp params": {"--delta", "--beta", "--k"},
     "dp safe-kanon": {"--delta", "--beta", "--k", "--identifying", "--insensitive",
                       "--columns"},
@@ -131,7 +132,7 @@ WITH_PROGRESS = [
     "graph attack jls", "graph attack jlsb",
     "graph attack sh",
     "graph attack nka",
-    "dp above-threshold", "dp quantile", "dp mode",
+    "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
 ]  # fmt: skip
 
 

@@ -114,6 +114,9 @@ CASES = [
     ("dp-mode", "dp mode", lambda ex: [
         ex / "people.csv", "--column", "sex", "--candidates", "Female,Male", "-e", "1"],
      ["reading people.csv"], True),
+    ("dp-kmeans", "dp kmeans", lambda ex: [
+        ex / "people.csv", "--features", "age", "-k", "2", "-e", "1", "--bounds", "age=0:120"],
+     ["reading people.csv"], True),
     ("dp-params", "dp params", lambda ex: ["-e", "1", "--delta", "1e-5"], [], True),
     ("safe-kanon", "dp safe-kanon", lambda ex: [
         ex / "people.csv", "--qi", "age,sex,zip", *hierarchies(ex, "age,sex,zip"), "-e", "1",
