@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -32,7 +34,7 @@ def test_any_number_of_rounds_stays_within_epsilon(eps, rounds, tol):
     r = kmeans_halving(pts, 3, eps, max_iterations=rounds, tolerance=tol, seed=2)
     spent = r.parameters["epsilon_per_round"]
     assert len(spent) <= rounds and sum(spent) <= eps
-    assert all(b == pytest.approx(a / 2) for a, b in zip(spent, spent[1:], strict=False))
+    assert all(b == pytest.approx(a / 2) for a, b in itertools.pairwise(spent))
 
 
 def test_finds_separated_clusters_and_stops_by_itself():
