@@ -70,5 +70,5 @@ def test_release_carries_scale_2theta_plus_1_over_eps():
     assert len(r.value) == 4 and r.insecure_seed and r.epsilon == 0.5
     with pytest.raises(ConfigError, match="theta"):
         node_dp_degree_histogram(g, 0, 1.0)
-    with pytest.raises(InputError, match="0..2"):
+    with pytest.raises(InputError, match=r"0\.\.2"):
         edge_addition_projection([(0, 5)], 3, 1)
