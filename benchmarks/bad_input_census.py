@@ -64,6 +64,7 @@ ENTRY_POINTS = (
     "graph attack jls", "graph attack jlsb",
     "graph attack sh",
     "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
+    "dp node-degrees",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -573,6 +574,19 @@ def cases() -> list[Case]:
     out.append(Case("dp kmeans", "a private text in a numeric column",
                     [*km[:2], "{d}/s.csv", *km[3:]], secret=SECRET,
                     setup=_with_secret("people.csv", "s.csv", "income", SECRET, ",")))  # fmt: skip
+
+    # ---- dp node-degrees
+    nd = ["dp", "node-degrees", "{d}/g.txt", "--theta", "5", "-e", "1"]
+    out += _input_cases("dp node-degrees", lambda p: [*nd[:2], p, *nd[3:]], table=False)
+    out += _options("dp node-degrees", nd[:3], [
+        ("no theta", ["-e", "1"]), ("no epsilon", ["--theta", "5"]),
+        ("theta 0", ["--theta", "0", "-e", "1"]), ("theta -3", ["--theta", "-3", "-e", "1"]),
+        ("theta 10^9", ["--theta", "1000000000", "-e", "1"]),
+        ("theta text", ["--theta", "five", "-e", "1"]),
+        ("theta 2.5", ["--theta", "2.5", "-e", "1"]),
+        ("epsilon 0", ["--theta", "5", "-e", "0"]), ("epsilon nan", ["--theta", "5", "-e", "nan"]),
+        ("epsilon inf", ["--theta", "5", "-e", "inf"]),
+    ])  # fmt: skip
 
     # ---- dp params
     out += _options("dp params", ["dp", "params"], [

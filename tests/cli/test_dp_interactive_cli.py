@@ -75,3 +75,16 @@ def test_kmeans_halving_from_the_command_line(tmp_path):
     assert abs(got[0][0] - 11) < 5 and abs(got[1][0] - 81) < 5
     fixed = runner.invoke(app, [*args, "--iterations", "4"])
     assert json.loads(fixed.stdout)["parameters"]["iterations"] == 4
+
+
+def test_node_degrees_prints_a_noisy_histogram_of_theta_plus_one_bins(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("".join(f"0 {i}\n" for i in range(1, 400)))  # a star: one hub, 399 leaves
+    result = runner.invoke(app, ["dp", "node-degrees", str(path), "--theta", "3", "-e", "5",
+                                 "--seed", "2", "--json"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["parameters"]["sensitivity"] == 7 and len(out["value"]) == 4
+    # projected: the hub keeps 3 edges → degrees 3, 1, 1, 1 and 396 × 0 (scale 7/5 noise)
+    assert abs(out["value"][0] - 396) < 25 and abs(out["value"][1] - 3) < 25
+    assert "399" not in result.stdout and "400" not in result.stdout

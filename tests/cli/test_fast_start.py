@@ -37,6 +37,7 @@ COMMAND_PATHS = [
     "graph generalize",
     "graph attack jls", "graph attack jlsb",
     "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
+    "dp node-degrees",
 ]  # fmt: skip
 
 PROBE = """

@@ -133,6 +133,7 @@ WITH_PROGRESS = [
     "graph attack sh",
     "graph attack nka",
     "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
+    "dp node-degrees",
 ]  # fmt: skip
 
 

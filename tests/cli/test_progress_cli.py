@@ -117,6 +117,8 @@ CASES = [
     ("dp-kmeans", "dp kmeans", lambda ex: [
         ex / "people.csv", "--features", "age", "-k", "2", "-e", "1", "--bounds", "age=0:120"],
      ["reading people.csv"], True),
+    ("dp-node-degrees", "dp node-degrees", lambda ex: [
+        ex / "social.txt", "--theta", "20", "-e", "1"], ["reading social.txt"], True),
     ("dp-params", "dp params", lambda ex: ["-e", "1", "--delta", "1e-5"], [], True),
     ("safe-kanon", "dp safe-kanon", lambda ex: [
         ex / "people.csv", "--qi", "age,sex,zip", *hierarchies(ex, "age,sex,zip"), "-e", "1",
