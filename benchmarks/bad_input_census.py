@@ -63,6 +63,8 @@ ENTRY_POINTS = (
     "graph attack cut",
     "graph attack jls", "graph attack jlsb",
     "graph attack sh",
+    "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
+    "dp node-degrees",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -482,6 +484,109 @@ def cases() -> list[Case]:
              ["dp", "release", "{d}/big.csv", "-q", "sum:x:0:1e13", "-e", "1"], ok=True,
              setup=_write("big.csv", "x\n" + "10000000000000\n" * 2000)),
     ]  # fmt: skip
+
+    # ---- dp above-threshold
+    svt = ["dp", "above-threshold", "{d}/people.csv"]
+    out += _input_cases("dp above-threshold", lambda p: ["dp", "above-threshold", p, "-q",
+                                                        "sex=F", "-t", "5", "-e", "1"])  # fmt: skip
+    out += _options("dp above-threshold", svt, [
+        ("no query", ["-t", "5", "-e", "1"]), ("no threshold", ["-q", "sex=F", "-e", "1"]),
+        ("no epsilon", ["-q", "sex=F", "-t", "5"]),
+        ("query without =", ["-q", "sex", "-t", "5", "-e", "1"]),
+        ("query without a column", ["-q", "=F", "-t", "5", "-e", "1"]),
+        ("unknown column", ["-q", "colour=red", "-t", "5", "-e", "1"]),
+        ("threshold text", ["-q", "sex=F", "-t", "many", "-e", "1"]),
+        ("threshold 2.5", ["-q", "sex=F", "-t", "2.5", "-e", "1"]),
+        ("threshold 10^30", ["-q", "sex=F", "-t", str(10**30), "-e", "1"]),
+        ("epsilon 0", ["-q", "sex=F", "-t", "5", "-e", "0"]),
+        ("epsilon nan", ["-q", "sex=F", "-t", "5", "-e", "nan"]),
+        ("epsilon inf", ["-q", "sex=F", "-t", "5", "-e", "inf"]),
+        ("epsilon -1", ["-q", "sex=F", "-t", "5", "-e", "-1"]),
+        ("max-answers 0", ["-q", "sex=F", "-t", "5", "-e", "1", "-c", "0"]),
+        ("max-answers -3", ["-q", "sex=F", "-t", "5", "-e", "1", "-c", "-3"]),
+    ])  # fmt: skip
+    out.append(Case("dp above-threshold", "a private text queried in a numeric column",
+                    [*svt[:2], "{d}/s.csv", "-q", "income=0", "-t", "5", "-e", "1"], ok=True,
+                    setup=_with_secret("people.csv", "s.csv", "income", SECRET, ","),
+                    secret=SECRET))  # fmt: skip
+
+    # ---- dp quantile, dp mode
+    dq = ["dp", "quantile", "{d}/people.csv"]
+    out += _input_cases("dp quantile", lambda p: [*dq[:2], p, "--column", "age", "--low", "0",
+                                                 "--high", "100", "-e", "1"])  # fmt: skip
+    out += _options("dp quantile", dq, [
+        ("no column", ["--low", "0", "--high", "100", "-e", "1"]),
+        ("unknown column", ["--column", "height", "--low", "0", "--high", "100", "-e", "1"]),
+        ("no bounds", ["--column", "age", "-e", "1"]),
+        ("low = high", ["--column", "age", "--low", "5", "--high", "5", "-e", "1"]),
+        ("low > high", ["--column", "age", "--low", "9", "--high", "5", "-e", "1"]),
+        ("high inf", ["--column", "age", "--low", "0", "--high", "inf", "-e", "1"]),
+        ("low nan", ["--column", "age", "--low", "nan", "--high", "5", "-e", "1"]),
+        ("quantile 1.5", ["--column", "age", "--low", "0", "--high", "100", "-e", "1", "-p",
+                          "1.5"]),
+        ("quantile -0.1", ["--column", "age", "--low", "0", "--high", "100", "-e", "1", "-p",
+                           "-0.1"]),
+        ("epsilon 0", ["--column", "age", "--low", "0", "--high", "100", "-e", "0"]),
+        ("epsilon nan", ["--column", "age", "--low", "0", "--high", "100", "-e", "nan"]),
+        ("text column", ["--column", "sex", "--low", "0", "--high", "100", "-e", "1"]),
+    ])  # fmt: skip
+    out.append(Case("dp quantile", "a private text in a numeric column",
+                    [*dq[:2], "{d}/s.csv", "--column", "income", "--low", "0", "--high", "1e4",
+                     "-e", "1"], setup=_with_secret("people.csv", "s.csv", "income", SECRET, ","),
+                    secret=SECRET))  # fmt: skip
+    dm = ["dp", "mode", "{d}/people.csv"]
+    out += _input_cases("dp mode", lambda p: ["dp", "mode", p, "--column", "sex", "--candidates",
+                                             "F,M", "-e", "1"])  # fmt: skip
+    out += _options("dp mode", dm, [
+        ("no column", ["--candidates", "F,M", "-e", "1"]),
+        ("unknown column", ["--column", "colour", "--candidates", "F,M", "-e", "1"]),
+        ("no candidates", ["--column", "sex", "-e", "1"]),
+        ("empty candidates", ["--column", "sex", "--candidates", "", "-e", "1"]),
+        ("repeated candidates", ["--column", "sex", "--candidates", "F,F", "-e", "1"]),
+        ("unknown mechanism", ["--column", "sex", "--candidates", "F,M", "-e", "1",
+                               "--mechanism", "gumbel"]),
+        ("epsilon 0", ["--column", "sex", "--candidates", "F,M", "-e", "0"]),
+        ("epsilon -2", ["--column", "sex", "--candidates", "F,M", "-e", "-2"]),
+        ("epsilon inf", ["--column", "sex", "--candidates", "F,M", "-e", "inf"]),
+    ])  # fmt: skip
+
+    # ---- dp kmeans
+    km = ["dp", "kmeans", "{d}/people.csv", "--features", "age,income", "-k", "2", "-e", "1",
+          "--bounds", "age=0:120", "--bounds", "income=0:10000"]  # fmt: skip
+    out += _input_cases("dp kmeans", lambda p: [*km[:2], p, *km[3:]])
+    out += _options("dp kmeans", km[:3], [
+        ("no features", km[5:]), ("no bounds", km[3:9]),
+        ("bounds of one feature only", [*km[3:11]]),
+        ("bounds reversed", [*km[3:9], "--bounds", "age=9:1", "--bounds", "income=0:1"]),
+        ("bounds text", [*km[3:9], "--bounds", "age=a:b", "--bounds", "income=0:1"]),
+        ("bounds inf", [*km[3:9], "--bounds", "age=0:inf", "--bounds", "income=0:1"]),
+        ("unknown feature", ["--features", "height", "-k", "2", "-e", "1",
+                             "--bounds", "height=0:3"]),
+        ("text feature", ["--features", "sex", "-k", "2", "-e", "1", "--bounds", "sex=0:3"]),
+        ("repeated feature", ["--features", "age,age", *km[5:]]),
+        ("k 0", [*km[3:5], "-k", "0", *km[7:]]), ("k 10^6", [*km[3:5], "-k", "1000000", *km[7:]]),
+        ("epsilon 0", [*km[3:7], "-e", "0", *km[9:]]),
+        ("epsilon nan", [*km[3:7], "-e", "nan", *km[9:]]),
+        ("iterations 0", [*km[3:], "--iterations", "0"]),
+        ("max-iterations 0", [*km[3:], "--max-iterations", "0"]),
+        ("max-iterations 500", [*km[3:], "--max-iterations", "500"]),
+    ])  # fmt: skip
+    out.append(Case("dp kmeans", "a private text in a numeric column",
+                    [*km[:2], "{d}/s.csv", *km[3:]], secret=SECRET,
+                    setup=_with_secret("people.csv", "s.csv", "income", SECRET, ",")))  # fmt: skip
+
+    # ---- dp node-degrees
+    nd = ["dp", "node-degrees", "{d}/g.txt", "--theta", "5", "-e", "1"]
+    out += _input_cases("dp node-degrees", lambda p: [*nd[:2], p, *nd[3:]], table=False)
+    out += _options("dp node-degrees", nd[:3], [
+        ("no theta", ["-e", "1"]), ("no epsilon", ["--theta", "5"]),
+        ("theta 0", ["--theta", "0", "-e", "1"]), ("theta -3", ["--theta", "-3", "-e", "1"]),
+        ("theta 10^9", ["--theta", "1000000000", "-e", "1"]),
+        ("theta text", ["--theta", "five", "-e", "1"]),
+        ("theta 2.5", ["--theta", "2.5", "-e", "1"]),
+        ("epsilon 0", ["--theta", "5", "-e", "0"]), ("epsilon nan", ["--theta", "5", "-e", "nan"]),
+        ("epsilon inf", ["--theta", "5", "-e", "inf"]),
+    ])  # fmt: skip
 
     # ---- dp params
     out += _options("dp params", ["dp", "params"], [

@@ -442,3 +442,38 @@ def test_suppressed_fraction_agrees_with_the_risk_of_an_all_star_release():
     risk = risk_of_frame(release.data, ["zip", "sex"])
     assert risk.suppressed == 4
     assert _suppressed(None, CellRelease(release), None) == 1.0
+
+
+def test_naive_defences_are_breached(tmp_path):
+    """Seed 000 §3.2: the differencing/tracker attack recovers every value whatever m; the
+    rounded mean of 1,000 noisy repeats is exact; most of a plain sample is re-identified."""
+    res = _reduced_results("naive-defences", tmp_path)
+
+    def result(metric, value):
+        return res.filter((pl.col("metric") == metric) & (pl.col("value") == value))["result"]
+
+    for m in (1, 50):
+        assert (result("differencing_recovered", m) == 1.0).all()
+    for m in (1, 50):  # |Q| = n is refused (n > n − m): the tracker after two refusals
+        assert (result("differencing_queries", m) == 6).all()
+    assert (result("audited_recovered", 50) == 0.0).all()  # simulatable auditing stops it
+    assert (result("audited_denied", 50) >= 1).all()
+    assert (result("averaging_exact", 1) < 0.6).all()
+    assert (result("averaging_exact", 1000) == 1.0).all()
+    assert (result("sample_exposed_rate", 0.5) > 0.5).all()
+
+
+def test_adult_ldiv_attacks_find_skewed_and_similar_classes(tmp_path):
+    res = _reduced_results("adult-ldiv-attacks", tmp_path)
+
+    def one(scheme, metric):
+        return res.filter((pl.col("scheme") == scheme) & (pl.col("metric") == metric))[
+            "result"
+        ].item()
+
+    for scheme in ("l-diversity", "t-closeness"):
+        assert 0 <= one(scheme, "skewed_rate") <= 1 and one(scheme, "skew_max_lift") >= 1
+        assert 0 < one(scheme, "similarity_mean_posterior") <= 1
+    # t-closeness (t = 0.2) bounds the gap to the overall distribution: nobody's occupation
+    # gets 3× its prior where 2-diversity lets it
+    assert one("t-closeness", "skew_max_lift") <= one("l-diversity", "skew_max_lift")

@@ -40,6 +40,8 @@ COMMAND_PATHS = [
     "audit", "report", "bench", "demo",
     "graph generalize",
     "graph attack jls", "graph attack jlsb",
+    "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
+    "dp node-degrees",
 ]  # fmt: skip
 
 PROBE = """

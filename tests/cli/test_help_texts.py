@@ -27,6 +27,10 @@ NOT_USED_UNLESS_GIVEN = {
                       "--columns"},
     "table query": {"--dsn"},
     "dp release": {"--columns"},
+    "dp above-threshold": {"--columns"},
+    "dp quantile": {"--columns"},
+    "dp mode": {"--columns"},
+    "dp kmeans": {"--columns"},
     "dp params": {"--delta", "--beta", "--k"},
     "dp safe-kanon": {"--delta", "--beta", "--k", "--identifying", "--insensitive",
                       "--columns"},
@@ -129,6 +133,8 @@ WITH_PROGRESS = [
     "graph attack jls", "graph attack jlsb",
     "graph attack sh",
     "graph attack nka",
+    "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
+    "dp node-degrees",
 ]  # fmt: skip
 
 
@@ -136,7 +142,7 @@ WITH_PROGRESS = [
 def test_commands_with_progress_take_quiet(path):
     opts = {o: p for p, _, _ in _options(path) for o in p.opts}
     assert "--quiet" in opts, path
-    if path == "dp release":
+    if path in ("dp release", "dp above-threshold"):
         assert opts["-q"].name == "query"
     else:
         assert opts["-q"] is opts["--quiet"]

@@ -105,6 +105,20 @@ CASES = [
     ("dp-release", "dp release", lambda ex: [
         ex / "people.csv", "-q", "count", "-q", "histogram:sex", "--bins", "sex=Female,Male",
         "-e", "1"], ["reading people.csv"], True),
+    ("dp-above-threshold", "dp above-threshold", lambda ex: [
+        ex / "people.csv", "-q", "sex=Female", "-q", "sex=Male", "-t", "5", "-e", "1"],
+     ["reading people.csv"], True),
+    ("dp-quantile", "dp quantile", lambda ex: [
+        ex / "people.csv", "--column", "age", "--low", "0", "--high", "120", "-e", "1"],
+     ["reading people.csv"], True),
+    ("dp-mode", "dp mode", lambda ex: [
+        ex / "people.csv", "--column", "sex", "--candidates", "Female,Male", "-e", "1"],
+     ["reading people.csv"], True),
+    ("dp-kmeans", "dp kmeans", lambda ex: [
+        ex / "people.csv", "--features", "age", "-k", "2", "-e", "1", "--bounds", "age=0:120"],
+     ["reading people.csv"], True),
+    ("dp-node-degrees", "dp node-degrees", lambda ex: [
+        ex / "social.txt", "--theta", "20", "-e", "1"], ["reading social.txt"], True),
     ("dp-params", "dp params", lambda ex: ["-e", "1", "--delta", "1e-5"], [], True),
     ("safe-kanon", "dp safe-kanon", lambda ex: [
         ex / "people.csv", "--qi", "age,sex,zip", *hierarchies(ex, "age,sex,zip"), "-e", "1",

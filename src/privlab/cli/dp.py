@@ -452,3 +452,9 @@ def _parse_levels(text: str, qi: list[str]) -> dict[str, int]:
             raise ConfigError(f"--levels {text!r}: write COL=LEVEL,COL=LEVEL,... (integers)")
         out[column.strip()] = int(value)
     return out
+
+
+from privlab.cli.dp_interactive import above_threshold as _svt  # noqa: E402, F401  (registers it)
+from privlab.cli.dp_kmeans import kmeans as _kmeans  # noqa: E402, F401  (registers kmeans)
+from privlab.cli.dp_node import node_degrees as _node  # noqa: E402, F401  (registers it)
+from privlab.cli.dp_select import mode as _mode  # noqa: E402, F401  (registers quantile, mode)

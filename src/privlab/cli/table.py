@@ -651,6 +651,8 @@ def check(
     for s in report.sensitive if report.k is not None else ():
         grid.add_row(f"distinct ℓ-diversity ({s.attribute})", f"ℓ = {s.distinct_l}")
         grid.add_row(f"entropy ℓ-diversity ({s.attribute})", f"ℓ = {s.entropy_l:.4g}")
+        guess = f"min-entropy ℓ, best guess 1/ℓ ({s.attribute})"
+        grid.add_row(guess, f"ℓ = {s.min_entropy_l:.4g}")
         c = "—" if s.recursive_c_for_l2 is None else f"c > {s.recursive_c_for_l2:.4g}"
         grid.add_row(f"recursive (c,2)-diversity ({s.attribute})", c)
         grid.add_row(f"t-closeness, equal ({s.attribute})", f"t = {s.t_equal:.4g}")

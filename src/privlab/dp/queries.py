@@ -242,6 +242,48 @@ def _renamed(release: Release, query: str, **extra: Any) -> Release:
 
 
 # ---------------------------------------------------------------------------- k-means
+def _unit_cube(points: Any, k: int, bounds: tuple[Any, Any] | None) -> tuple:
+    """Points rescaled from ``bounds`` (default the unit cube) to [0,1]^d and clipped."""
+    x = np.asarray(points, dtype=np.float64)
+    if x.ndim != 2 or x.shape[0] == 0:
+        raise InputError("points: a non-empty n × d array expected")
+    if not np.all(np.isfinite(x)):
+        raise InputError("points: NaN or infinite coordinates; remove them")
+    if int(k) != k or k < 1:
+        raise ConfigError(f"k = {k!r}: give a positive integer")
+    d = x.shape[1]
+    lower, upper = (
+        (np.zeros(d), np.ones(d))
+        if bounds is None
+        else (
+            np.broadcast_to(np.asarray(bounds[0], dtype=np.float64), (d,)),
+            np.broadcast_to(np.asarray(bounds[1], dtype=np.float64), (d,)),
+        )
+    )
+    if np.any(upper <= lower):
+        raise ConfigError("bounds: every upper coordinate must exceed the lower one")
+    return np.clip((x - lower) / (upper - lower), 0.0, 1.0), lower, upper
+
+
+def _kmeans_round(
+    unit: np.ndarray, centroids: np.ndarray, epsilon: float, rng: np.random.Generator
+) -> np.ndarray:
+    """One private Lloyd step: noisy counts and sums, Lap((d+1)/ε) each (seed 000 §5.6)."""
+    k, d = centroids.shape
+    dist = ((unit[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
+    label = dist.argmin(axis=1)
+    counts = np.bincount(label, minlength=k).astype(np.float64)
+    sums = np.zeros((k, d))
+    np.add.at(sums, label, unit)
+    query = np.concatenate([counts, sums.ravel()])
+    noisy = np.asarray(laplace(query, d + 1, epsilon, seed=rng).value)
+    noisy_counts, noisy_sums = noisy[:k], noisy[k:].reshape(k, d)
+    ok = noisy_counts >= 1
+    out = centroids.copy()
+    out[ok] = np.clip(noisy_sums[ok] / noisy_counts[ok, None], 0.0, 1.0)
+    return out
+
+
 def kmeans(
     points: Any,
     k: int,
@@ -261,48 +303,79 @@ def kmeans(
     Returns the k × d centroids in the original units.  O(N·n·k·d).
     """
     eps = check_epsilon(epsilon)
-    x = np.asarray(points, dtype=np.float64)
-    if x.ndim != 2 or x.shape[0] == 0:
-        raise InputError("points: a non-empty n × d array expected")
-    if not np.all(np.isfinite(x)):
-        raise InputError("points: NaN or infinite coordinates; remove them")
-    if int(k) != k or k < 1:
-        raise ConfigError(f"k = {k!r}: give a positive integer")
     if int(iterations) != iterations or iterations < 1:
         raise ConfigError(f"iterations = {iterations!r}: give a positive integer")
-    d = x.shape[1]
-    lower, upper = (
-        (np.zeros(d), np.ones(d))
-        if bounds is None
-        else (
-            np.broadcast_to(np.asarray(bounds[0], dtype=np.float64), (d,)),
-            np.broadcast_to(np.asarray(bounds[1], dtype=np.float64), (d,)),
-        )
-    )
-    if np.any(upper <= lower):
-        raise ConfigError("bounds: every upper coordinate must exceed the lower one")
-    unit = np.clip((x - lower) / (upper - lower), 0.0, 1.0)
+    unit, lower, upper = _unit_cube(points, k, bounds)
     rng = secure_generator(seed)
-    centroids = rng.random((int(k), d))  # data-independent start
+    centroids = rng.random((int(k), unit.shape[1]))  # data-independent start
     per_figure = eps / iterations  # each round: one vector query of L1 sensitivity d + 1
     for _ in range(int(iterations)):
-        dist = ((unit[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
-        label = dist.argmin(axis=1)
-        counts = np.bincount(label, minlength=int(k)).astype(np.float64)
-        sums = np.zeros((int(k), d))
-        np.add.at(sums, label, unit)
-        query = np.concatenate([counts, sums.ravel()])
-        noisy = np.asarray(laplace(query, d + 1, per_figure, seed=rng).value)
-        noisy_counts, noisy_sums = noisy[: int(k)], noisy[int(k) :].reshape(int(k), d)
-        ok = noisy_counts >= 1
-        centroids[ok] = np.clip(noisy_sums[ok] / noisy_counts[ok, None], 0.0, 1.0)
+        centroids = _kmeans_round(unit, centroids, per_figure, rng)
     result = lower + centroids * (upper - lower)
     return Release(
         result,
         eps,
         0.0,
         "kmeans",
-        {"k": int(k), "iterations": int(iterations), "laplace_scale": (d + 1) * iterations / eps},
+        {
+            "k": int(k),
+            "iterations": int(iterations),
+            "laplace_scale": (unit.shape[1] + 1) * iterations / eps,
+        },
+        is_insecure_seed(seed),
+    )
+
+
+def kmeans_halving(
+    points: Any,
+    k: int,
+    epsilon: float,
+    *,
+    bounds: tuple[Any, Any] | None = None,
+    max_iterations: int = 5,
+    tolerance: float = 0.01,
+    seed: Any = None,
+) -> Release:
+    """DP k-means when the number of rounds N is not known in advance (seed 000 §5.6).
+
+    "Halve the remaining budget each round": round i answers its two histogram queries
+    (counts, coordinate sums; L1 sensitivity d + 1) with Lap((d+1)/(ε/2^i)), so any number
+    of rounds costs Σ ε/2^i < ε.  It stops when no (noisy, released) centroid moved more than
+    ``tolerance`` (in the unit cube) or after ``max_iterations`` rounds; the stopping rule
+    reads released values only, so it is post-processing.  Round i's noise scale is
+    2^i (d+1)/ε, so late rounds are mostly noise: keep ``max_iterations`` small (about
+    log₂(nε/(d+1)) rounds carry signal).  Same set-up as :func:`kmeans`.  O(N·n·k·d).
+    """
+    eps = check_epsilon(epsilon)
+    if int(max_iterations) != max_iterations or not 1 <= max_iterations <= 60:
+        raise ConfigError(f"max_iterations = {max_iterations!r}: give an integer in [1, 60]")
+    tol = float(tolerance)
+    if not math.isfinite(tol) or tol < 0:
+        raise ConfigError(f"tolerance = {tolerance!r}: give a finite number ≥ 0")
+    unit, lower, upper = _unit_cube(points, k, bounds)
+    rng = secure_generator(seed)
+    centroids = rng.random((int(k), unit.shape[1]))
+    budgets: list[float] = []
+    for i in range(1, int(max_iterations) + 1):
+        budgets.append(eps / 2**i)
+        moved = _kmeans_round(unit, centroids, budgets[-1], rng)
+        shift = float(np.abs(moved - centroids).max())
+        centroids = moved
+        if shift <= tol:
+            break
+    d = unit.shape[1]
+    return Release(
+        lower + centroids * (upper - lower),
+        float(sum(budgets)),
+        0.0,
+        "kmeans (halving budget)",
+        {
+            "k": int(k),
+            "iterations": len(budgets),
+            "epsilon_per_round": budgets,
+            "laplace_scales": [(d + 1) / b for b in budgets],
+            "epsilon_given": eps,
+        },
         is_insecure_seed(seed),
     )
 

@@ -3,8 +3,10 @@
 Treats each distinct combination of quasi-identifier values as an equivalence class (the
 table as released, with no further generalization) and reports the strongest parameter of
 each model that holds for every class: k = smallest class, distinct ℓ = fewest distinct
-sensitive values, entropy ℓ = smallest exp(entropy), recursive (c,2): the smallest c such
-that r_1 < c·(r_2 + …) (strict), t = largest EMD (equal and ordered ground distance),
+sensitive values, entropy ℓ = smallest exp(entropy), min-entropy ℓ = smallest 2^H∞ (one over
+the adversary's best single guess of a sensitive value, :mod:`privlab.information`),
+recursive (c,2): the smallest c such that r_1 < c·(r_2 + …) (strict), t = largest EMD
+(equal and ordered ground distance),
 δ = largest |ln p(s|class) − ln p(s)|, and (k,e) = fewest distinct values and smallest range
 of a numeric sensitive attribute.  Suppressed records (every QI holds the suppressed value,
 :mod:`privlab.table.suppression`) belong to no class and are counted apart, as in ARX and
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from privlab.information import row_min_entropy
 from privlab.table.data import MicroTable
 from privlab.table.lattice import Groupify
 from privlab.table.models import (
@@ -41,6 +44,7 @@ class SensitiveAssessment:
     attribute: str
     distinct_l: int | None = None
     entropy_l: float | None = None
+    min_entropy_l: float | None = None
     recursive_c_for_l2: float | None = None
     t_equal: float | None = None
     t_ordered: float | None = None
@@ -52,6 +56,8 @@ class SensitiveAssessment:
             "attribute": self.attribute,
             "distinct_l": self.distinct_l,
             "entropy_l": self.entropy_l,
+            "min_entropy_l": self.min_entropy_l,
+            "best_guess": None if self.min_entropy_l is None else 1 / self.min_entropy_l,
             "recursive_c_for_l2": self.recursive_c_for_l2,
             "t_closeness_equal": self.t_equal,
             "t_closeness_ordered": self.t_ordered,
@@ -136,6 +142,7 @@ def _sensitive(dom: SensitiveDomain, hist: np.ndarray, n: int) -> SensitiveAsses
         dom.name,
         int(np.count_nonzero(hist, axis=1).min()),
         float(np.exp(class_entropy(hist).min())),
+        float(2.0 ** row_min_entropy(hist).min()),
         rec_c,
         t_eq,
         t_ord,

@@ -15,6 +15,14 @@ from typing import Any
 import numpy as np
 
 from privlab.bench.registry.cells import Cell, CellResult, Release
+from privlab.bench.registry.naive import (
+    audited_differencing,
+    averaging,
+    differencing,
+    sample_linkage,
+    similarity,
+    skewness,
+)
 from privlab.bench.registry.schemes import SCHEMES
 from privlab.errors import ConfigError
 from privlab.validate import check_choice, check_fraction, check_int, check_number_in
@@ -495,5 +503,23 @@ ATTACKS: dict[str, Attack] = {
         Attack("threepsl", "graph", _threepsl, tuple(f"threepsl_{o}" for o in SEEDED_OUTPUTS),
                (), "Sharad's seedless 3PSL (one learned scorer, degree bands, cosine rounds)",
                needs_release=False, check=threepsl_options),
+        Attack("differencing", "none", differencing,
+               ("differencing_recovered", "differencing_queries"), (),
+               "differencing / tracker attack on a query-set-size restricted curator",
+               needs_release=False),
+        Attack("audited-differencing", "none", audited_differencing,
+               ("audited_recovered", "audited_denied"), (),
+               "differencing / tracker attack on a simulatable SUM auditor", needs_release=False),
+        Attack("averaging", "none", averaging, ("averaging_exact", "averaging_epsilon_spent"),
+               (), "averaging away fresh noise on a repeated query", needs_release=False),
+        Attack("sample-linkage", "none", sample_linkage,
+               ("sample_exposed_rate", "sample_claim_precision"), (),
+               "linkage of a plain random sample (the 'a sample is anonymous' fallacy)",
+               needs_release=False),
+        Attack("skewness", "table", skewness, ("skewed_rate", "skew_max_lift"), (),
+               "Li et al.'s skewness attack: records whose value's posterior ≥ min_lift × prior"),
+        Attack("similarity", "table", similarity,
+               ("similarity_disclosed", "similarity_mean_posterior"), (),
+               "Li et al.'s similarity attack: the value's category (hierarchy level 1) ≥ τ"),
     )
 }  # fmt: skip

@@ -18,6 +18,7 @@ import numpy as np
 
 from privlab.bench.registry.cells import Cell, Release
 from privlab.bench.registry.datasets import CAPITAL_LOSS
+from privlab.bench.registry.naive import no_release
 from privlab.errors import ConfigError
 
 
@@ -395,6 +396,8 @@ SCHEMES: dict[str, Scheme] = {
                "Li et al.'s repeated fresh sampling: R releases composed (analytic)"),
         Scheme("prop1", "none", _prop1, ("k", "beta", "epsilon"),
                "Li et al.'s Proposition 1: strongly-safe k-anonymization without sampling"),
+        Scheme("naive-curator", "none", no_release, ("n", "targets", "prevalence", "epsilon"),
+               "a naive curator answering queries (seed 000's naive defences; no release)"),
     )
 }  # fmt: skip
 SCHEMES["1hka"] = SCHEMES["ri"]
