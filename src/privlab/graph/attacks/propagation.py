@@ -160,8 +160,12 @@ def propagate(
     n1, n2 = g1.n_nodes, g2.n_nodes
     ip1, ix1, ip2, ix2 = g1.indptr, g1.indices, g2.indptr, g2.indices
     map12, map21 = _start(s, n1, n2)
-    fwd = _Scorer(g1, g2)
-    back = _Scorer(g2, g1)
+    fwd = _Fresh(g1, g2)
+    back = _Fresh(g2, g1)
+    # the score vectors of the nodes of each side, summarized (_Summaries); a summary is
+    # kept current as candidates get mapped, and dropped when a neighbour gets mapped
+    memo1 = _Summaries(n1, n2)
+    memo2 = _Summaries(n2, n1)
     # staleness clocks: a node is re-scored only if a match made after its last scoring
     # touched its forward inputs (dirty1) or the reverse inputs of its best candidate (dirty2)
     clock = 0
@@ -173,7 +177,10 @@ def propagate(
     while True:
         passes += 1
         added = 0
-        for lnode in np.flatnonzero(map12 < 0).tolist():
+        todo = np.flatnonzero(map12 < 0)
+        fwd.compact(map21)
+        back.compact(map12)
+        for lnode in todo.tolist():
             t = scored_at[lnode]
             if dirty1[lnode] <= t:
                 r = last_r[lnode]
@@ -184,12 +191,16 @@ def propagate(
             visits += 1
             if progress is not None and visits % 4096 == 0:
                 progress(int(np.count_nonzero(map12 >= 0)), n1)
-            r = fwd.best(lnode, map12, map21, th)
+            if not memo1.ok[lnode]:
+                fwd.summarize(lnode, map12, map21, memo1)
+            r = memo1.verdict(lnode, th)
             last_r[lnode] = r
             if r < 0:
                 continue
             scored += 1
-            if back.best(r, map21, map12, th) != lnode:
+            if not memo2.ok[r]:
+                back.summarize(r, map21, map12, memo2)
+            if memo2.verdict(r, th) != lnode:
                 continue
             map12[lnode] = r
             map21[r] = lnode
@@ -198,11 +209,17 @@ def propagate(
             nl = ix1[ip1[lnode] : ip1[lnode + 1]]
             nr = ix2[ip2[r] : ip2[r + 1]]
             dirty1[nl] = clock  # a neighbour of theirs is now mapped
+            memo1.ok[nl] = False
             dirty2[nr] = clock
+            memo2.ok[nr] = False
             m = map21[nr]
-            dirty1[_gather(ip1, ix1, m[m >= 0])] = clock  # r was their candidate
+            paths = _gather(ip1, ix1, m[m >= 0])  # r was their candidate (once per path)
+            dirty1[paths] = clock
+            memo1.drop(paths, fwd, r)
             m = map12[nl]
-            dirty2[_gather(ip2, ix2, m[m >= 0])] = clock  # lnode was a candidate back
+            paths = _gather(ip2, ix2, m[m >= 0])  # lnode was a candidate back
+            dirty2[paths] = clock
+            memo2.drop(paths, back, lnode)
         if progress is not None:
             progress(int(np.count_nonzero(map12 >= 0)), n1)
         if not added:
@@ -274,6 +291,140 @@ def _propagate_thesis(g1, g2, s, th, tr, progress, max_passes, t0) -> Propagatio
         if not changed:
             break
     return _result(map12, s, th, passes, time.perf_counter() - t0, "thesis", scored, tr)
+
+
+class _Summaries:
+    """What the eccentricity test needs of each node's scores, kept current.
+
+    For node v, as of its last scoring: the number k of non-zero scores, their sum S and
+    sum of squares Q, the top score, the second one (0 if k = 1) and the best candidate (the
+    largest id among equal tops).  When a candidate r of v gets mapped, its score
+    s = w_r added C(v, r) times drops to 0: k − 1, S − s, Q − s².  The top, second and best
+    stay unless r was the best or scored at least the second (ties included): then the
+    summary is dropped (``ok`` False) and v is scored again, as is a node that gets a new
+    mapped neighbour (the caller clears ``ok``).  Verdict: σ² = (Q − S²/n)/(n − 1),
+    ecc = (top − second)/σ, the best if ecc ≥ θ.  The top and second are the exact scores
+    (``drop`` rebuilds s by the same repeated addition), so ties and their order are those
+    of a fresh scoring; σ may differ from it in the last bits.  O(1) per verdict,
+    O(p log p + max C) per mapped candidate for its p (node, path) pairs, memory O(|V|).
+    """
+
+    def __init__(self, n_src: int, n_dst: int) -> None:
+        self.n = n_dst
+        self.ok = np.zeros(n_src, dtype=bool)
+        self.k = np.zeros(n_src, dtype=np.int64)
+        self.total = np.zeros(n_src)
+        self.square = np.zeros(n_src)
+        self.top = np.zeros(n_src)
+        self.second = np.zeros(n_src)
+        self.best = np.full(n_src, -1, dtype=np.int64)
+
+    def verdict(self, v: int, theta: float) -> int:
+        n = self.n
+        total = float(self.total[v])
+        ss = float(self.square[v]) - total * total / n
+        if n < 2 or not self.k[v] or not ss > 0.0:
+            return -1
+        ecc = (float(self.top[v]) - float(self.second[v])) / math.sqrt(ss / (n - 1))
+        return int(self.best[v]) if ecc >= theta else -1
+
+    def drop(self, paths: np.ndarray, scores: _Fresh, r: int) -> None:
+        """Candidate r got mapped; ``paths`` holds each node v once per mapped neighbour of
+        v whose image neighbours r (C(v, r) times)."""
+        if not paths.size:
+            return
+        if paths.size * 8 >= self.ok.size:
+            count = np.bincount(paths, minlength=self.ok.size)
+            nodes = np.flatnonzero((count > 0) & self.ok)
+            count = count[nodes]
+        else:
+            nodes, count = np.unique(paths, return_counts=True)
+            live = self.ok[nodes]
+            nodes, count = nodes[live], count[live]
+        if not nodes.size:
+            return
+        s = scores.tab[scores.toff[r] + count]
+        moved = (self.best[nodes] == r) | (s >= self.second[nodes])
+        self.ok[nodes[moved]] = False
+        keep = ~moved
+        nodes, s = nodes[keep], s[keep]
+        self.k[nodes] -= 1
+        self.total[nodes] -= s
+        self.square[nodes] -= s * s
+
+
+class _Fresh:
+    """Fresh scores of one node of ``src`` against all of ``dst``, kept as a summary.
+
+    SecGraph's weights 1/√deg_dst(r), mapped candidates excluded.  The mapped neighbours of
+    v, moved to their images, and the images' adjacency rows (CSR gather) give the count
+    C(v, r) of paths to each candidate r (``np.add.at`` into a scratch vector, cleared
+    after use); the score 1/√deg(r) added C(v, r) times in a row is read from ``tab`` (for
+    every degree d of ``dst``, the d running sums of 1/√d: O(m) in all, since C(v, r) ≤
+    deg r), so it is bit-identical to the repeated addition of the reference loop.
+    :meth:`compact`, at the start of each pass, removes the mapped nodes from the adjacency
+    lists that are gathered (mapped stays mapped), so late passes gather only live
+    candidates.  Cost O(Σ over v's mapped neighbours of their live degree) per node,
+    O(m) per compaction, memory O(n + m).
+    """
+
+    def __init__(self, src: Graph, dst: Graph) -> None:
+        self.ip, self.ix = src.indptr, src.indices
+        self.dip, self.dix = dst.indptr, dst.indices
+        self.n = dst.n_nodes
+        deg = dst.degrees().astype(np.int64)
+        self.owner = np.repeat(np.arange(self.n), deg)  # the row of each adjacency entry
+        ds = np.unique(deg[deg > 0])
+        start = np.zeros(int(ds.max(initial=0)) + 1, dtype=np.int64)
+        start[ds] = np.cumsum(ds) - ds
+        self.tab = np.empty(int(ds.sum()))
+        for d, o in zip(ds.tolist(), start[ds].tolist(), strict=True):
+            self.tab[o : o + d] = np.full(d, 1.0 / np.sqrt(np.float64(d))).cumsum()
+        self.toff = start[deg] - 1  # score of count c for node r: tab[toff[r] + c]
+        self.count = np.zeros(self.n, dtype=np.int64)  # scratch, cleared after each use
+        self.last = np.zeros(self.n, dtype=np.int64)
+        self.ar = np.arange(max(int(dst.indptr[-1]), 1), dtype=np.int64)
+
+    def compact(self, rmap: np.ndarray) -> None:
+        """Drop the mapped nodes from ``dst``'s adjacency lists (they score 0 and stay
+        mapped), so that later gathers skip them.  O(m)."""
+        keep = rmap[self.dix] < 0
+        self.dix = self.dix[keep]
+        self.owner = self.owner[keep]
+        self.dip = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.owner, minlength=self.n), out=self.dip[1:])
+
+    def summarize(self, v: int, fmap: np.ndarray, rmap: np.ndarray, memo: _Summaries) -> None:
+        """Score node v of ``src`` afresh and keep its summary in ``memo``."""
+        memo.ok[v] = True
+        memo.k[v] = 0
+        memo.total[v] = memo.square[v] = 0.0
+        img = fmap[self.ix[self.ip[v] : self.ip[v + 1]]]
+        img = img[img >= 0]
+        if not img.size:
+            return
+        c = _gather(self.dip, self.dix, img)
+        c = c[rmap[c] < 0]
+        if not c.size:
+            return
+        np.add.at(self.count, c, 1)
+        ar = self.ar[: c.size]
+        self.last[c] = ar
+        u = c[self.last[c] == ar]  # each candidate once
+        s = self.tab[self.toff[u] + self.count[u]]
+        self.count[u] = 0
+        top = s.max()
+        at_top = s == top
+        memo.k[v] = u.size
+        memo.total[v] = s.sum()
+        memo.square[v] = s @ s
+        memo.top[v] = top
+        memo.best[v] = u[at_top].max()
+        if np.count_nonzero(at_top) > 1:
+            memo.second[v] = top
+        else:
+            s[at_top] = 0.0
+            memo.second[v] = s.max()
 
 
 class _Scorer:
