@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -166,6 +167,7 @@ def propagate(
     # kept current as candidates get mapped, and dropped when a neighbour gets mapped
     memo1 = _Summaries(n1, n2)
     memo2 = _Summaries(n2, n1)
+    adj1, adj2 = _row_views(ip1, ix1), _row_views(ip2, ix2)
     # staleness clocks: a node is re-scored only if a match made after its last scoring
     # touched its forward inputs (dirty1) or the reverse inputs of its best candidate (dirty2)
     clock = 0
@@ -213,11 +215,11 @@ def propagate(
             dirty2[nr] = clock
             memo2.ok[nr] = False
             m = map21[nr]
-            paths = _gather(ip1, ix1, m[m >= 0])  # r was their candidate (once per path)
+            paths = _cat(adj1, m[m >= 0])  # r was their candidate (once per path)
             dirty1[paths] = clock
             memo1.drop(paths, fwd, r)
             m = map12[nl]
-            paths = _gather(ip2, ix2, m[m >= 0])  # lnode was a candidate back
+            paths = _cat(adj2, m[m >= 0])  # lnode was a candidate back
             dirty2[paths] = clock
             memo2.drop(paths, back, lnode)
         if progress is not None:
@@ -293,26 +295,32 @@ def _propagate_thesis(g1, g2, s, th, tr, progress, max_passes, t0) -> Propagatio
     return _result(map12, s, th, passes, time.perf_counter() - t0, "thesis", scored, tr)
 
 
+#: count candidates densely (bincount over |V_dst|) when |V_dst| ≤ _DENSE × the paths
+_DENSE = 4
+
+
 class _Summaries:
     """What the eccentricity test needs of each node's scores, kept current.
 
-    For node v, as of its last scoring: the number k of non-zero scores, their sum S and
-    sum of squares Q, the top score, the second one (0 if k = 1) and the best candidate (the
-    largest id among equal tops).  When a candidate r of v gets mapped, its score
-    s = w_r added C(v, r) times drops to 0: k − 1, S − s, Q − s².  The top, second and best
+    For node v, as of its last scoring: the sum S and the sum of squares Q of its non-zero
+    scores, the top score, the second one (0 if there is one candidate) and the best
+    candidate (the largest id among equal tops).  When a candidate r of v gets mapped, its
+    score s (w_r added C(v, r) times) drops to 0: S − s, Q − s².  The top, second and best
     stay unless r was the best or scored at least the second (ties included): then the
-    summary is dropped (``ok`` False) and v is scored again, as is a node that gets a new
-    mapped neighbour (the caller clears ``ok``).  Verdict: σ² = (Q − S²/n)/(n − 1),
-    ecc = (top − second)/σ, the best if ecc ≥ θ.  The top and second are the exact scores
-    (``drop`` rebuilds s by the same repeated addition), so ties and their order are those
-    of a fresh scoring; σ may differ from it in the last bits.  O(1) per verdict,
-    O(p log p + max C) per mapped candidate for its p (node, path) pairs, memory O(|V|).
+    summary is dropped (``ok`` False) and v is scored afresh at its next visit, as is a
+    node that gets a new mapped neighbour (the caller clears ``ok``).  So the last
+    candidate is never removed here, and S = Q = 0 means no candidate.  Verdict:
+    σ² = (Q − S²/n)/(n − 1) (n = |V_dst|, zeros included), ecc = (top − second)/σ, the best
+    if ecc ≥ θ.  The top and second are the exact scores (``drop`` reads s from the same
+    running sums as :class:`_Fresh`), so ties and their order are those of a fresh
+    scoring; σ may differ from a fresh two-pass σ in the last bits.  O(1) per verdict;
+    per mapped candidate O(p + min(p log p, |V_src|)) for its p (node, path) pairs; memory
+    O(|V_src|).
     """
 
     def __init__(self, n_src: int, n_dst: int) -> None:
         self.n = n_dst
         self.ok = np.zeros(n_src, dtype=bool)
-        self.k = np.zeros(n_src, dtype=np.int64)
         self.total = np.zeros(n_src)
         self.square = np.zeros(n_src)
         self.top = np.zeros(n_src)
@@ -323,7 +331,7 @@ class _Summaries:
         n = self.n
         total = float(self.total[v])
         ss = float(self.square[v]) - total * total / n
-        if n < 2 or not self.k[v] or not ss > 0.0:
+        if n < 2 or not ss > 0.0:  # no candidate: S = Q = 0
             return -1
         ecc = (float(self.top[v]) - float(self.second[v])) / math.sqrt(ss / (n - 1))
         return int(self.best[v]) if ecc >= theta else -1
@@ -348,7 +356,6 @@ class _Summaries:
         self.ok[nodes[moved]] = False
         keep = ~moved
         nodes, s = nodes[keep], s[keep]
-        self.k[nodes] -= 1
         self.total[nodes] -= s
         self.square[nodes] -= s * s
 
@@ -374,6 +381,7 @@ class _Fresh:
         self.n = dst.n_nodes
         deg = dst.degrees().astype(np.int64)
         self.owner = np.repeat(np.arange(self.n), deg)  # the row of each adjacency entry
+        self.rows = _row_views(self.dip, self.dix)  # the gather below concatenates views
         ds = np.unique(deg[deg > 0])
         start = np.zeros(int(ds.max(initial=0)) + 1, dtype=np.int64)
         start[ds] = np.cumsum(ds) - ds
@@ -393,38 +401,46 @@ class _Fresh:
         self.owner = self.owner[keep]
         self.dip = np.zeros(self.n + 1, dtype=np.int64)
         np.cumsum(np.bincount(self.owner, minlength=self.n), out=self.dip[1:])
+        self.rows = _row_views(self.dip, self.dix)
 
     def summarize(self, v: int, fmap: np.ndarray, rmap: np.ndarray, memo: _Summaries) -> None:
         """Score node v of ``src`` afresh and keep its summary in ``memo``."""
         memo.ok[v] = True
-        memo.k[v] = 0
         memo.total[v] = memo.square[v] = 0.0
         img = fmap[self.ix[self.ip[v] : self.ip[v + 1]]]
         img = img[img >= 0]
         if not img.size:
             return
-        c = _gather(self.dip, self.dix, img)
-        c = c[rmap[c] < 0]
-        if not c.size:
+        c = _cat(self.rows, img)
+        if _DENSE * c.size >= self.n:  # dense counts: O(|V_dst|), fewer numpy calls
+            count = np.bincount(c, minlength=self.n)
+            u = count.nonzero()[0]
+            u = u[rmap[u] < 0]
+            count = count[u]
+        else:
+            np.add.at(self.count, c, 1)
+            ar = self.ar[: c.size]
+            self.last[c] = ar
+            u = c[self.last[c] == ar]  # each candidate once
+            count = self.count[u]
+            self.count[u] = 0
+            live = rmap[u] < 0
+            u, count = u[live], count[live]
+        if not u.size:
             return
-        np.add.at(self.count, c, 1)
-        ar = self.ar[: c.size]
-        self.last[c] = ar
-        u = c[self.last[c] == ar]  # each candidate once
-        s = self.tab[self.toff[u] + self.count[u]]
-        self.count[u] = 0
-        top = s.max()
-        at_top = s == top
-        memo.k[v] = u.size
-        memo.total[v] = s.sum()
+        s = self.tab[self.toff[u] + count]
+        top = np.maximum.reduce(s)
+        at_top = (s == top).nonzero()[0]
+        memo.total[v] = np.add.reduce(s)
         memo.square[v] = s @ s
         memo.top[v] = top
-        memo.best[v] = u[at_top].max()
-        if np.count_nonzero(at_top) > 1:
+        if at_top.size > 1:
+            memo.best[v] = np.maximum.reduce(u[at_top])
             memo.second[v] = top
         else:
-            s[at_top] = 0.0
-            memo.second[v] = s.max()
+            memo.best[v] = u[at_top[0]]
+            s[at_top[0]] = 0.0
+            memo.second[v] = np.maximum.reduce(s)
 
 
 class _Scorer:
@@ -495,6 +511,23 @@ def _start(s: np.ndarray, n1: int, n2: int) -> tuple[np.ndarray, np.ndarray]:
     map12[s[:, 0]] = s[:, 1]
     map21[s[:, 1]] = s[:, 0]
     return map12, map21
+
+
+def _row_views(ip: np.ndarray, ix: np.ndarray) -> list[np.ndarray]:
+    """The adjacency rows as a list of views, for gathers of few rows: one
+    ``np.concatenate`` of list items instead of the index arithmetic of :func:`_gather`.
+    O(n) Python objects, no copy."""
+    bounds = ip.tolist()
+    return [ix[a:b] for a, b in pairwise(bounds)]
+
+
+def _cat(views: list[np.ndarray], rows: np.ndarray) -> np.ndarray:
+    """The concatenated rows ``rows`` of :func:`_row_views` (with repetition)."""
+    if rows.size == 1:
+        return views[int(rows[0])]
+    if not rows.size:
+        return np.zeros(0, dtype=np.int64)
+    return np.concatenate([views[r] for r in rows.tolist()])
 
 
 def _gather(ip: np.ndarray, ix: np.ndarray, rows: np.ndarray) -> np.ndarray:
