@@ -20,17 +20,24 @@ thesis's Listing 10.1 revisits them, see docs/graph/propagation.md).  Where SecG
 divides 0 by σ = 0 (a node without mapped neighbours) it gets NaN, which passes its
 ``ecc < θ`` test; here an undefined eccentricity is never a match.
 
-Speed.  :func:`propagate` never touches a pair (l, r) that scores 0.  The scores of l are a
-sparse product: the mapped neighbours of l, mapped into G2, and their G2 neighbours (CSR
-gather) accumulate the weights (``np.add.at`` into a scratch vector that is cleared
-afterwards); σ over all |G2| scores follows from the k non-zero scores s_i and the n − k
-zeros: mean μ = Σs_i / n and Σ(x − μ)² = Σ(s_i − μ)² + (n − k)·μ² (the sum-of-squares
-formula without its cancellation).  A node is re-scored only if something it depends on
-changed since it was last scored: one of its neighbours got mapped, one of its candidates
-got mapped, or the same happened on the reverse side of the best candidate it had — a
-rejection is otherwise certain to repeat.  So a pass costs O(Σ over re-scored l of
-Σ_{l' ~ l mapped} deg_G2(map l')), memory O(n + m); :func:`propagate_reference` is the
-literal O(|V1|·|V2|)-per-pass loop and must give the same mapping.
+Speed.  :func:`propagate` never touches a pair (l, r) that scores 0.  A fresh scoring of l
+(:class:`_Fresh`) is a sparse product: the mapped neighbours of l, mapped into G2, and their
+G2 adjacency rows (gathered from per-row views; the rows are compacted at the start of each
+pass to the nodes still unmapped) count the paths C(l, r) to each candidate r; the score,
+1/√deg(r) added C(l, r) times in a row, is read from a table of running sums, so it is
+bit-identical to the reference's repeated addition.  What the test needs of the |G2|
+scores is kept as a summary (:class:`_Summaries`): the sum S and sum of squares Q of the
+non-zero scores, the top, the second and the best candidate; σ² = (Q − S²/n)/(n − 1) with
+the n − k zeros included.  A node is looked at again only if something it depends on
+changed since its last verdict: one of its neighbours got mapped (the summary is dropped
+and l is scored afresh), one of its candidates got mapped (the summary is updated in O(1):
+S − s, Q − s², unless that candidate was the best or scored at least the second, when it
+is dropped), or the same happened on the reverse side of the best candidate it had — the
+reverse side keeps summaries of the G2 nodes the same way.  A rejection whose inputs did not
+change is certain to repeat and is skipped.  So a pass costs O(Σ over freshly scored l of
+Σ_{l' ~ l mapped} live deg_G2(map l')) plus O(p) per match for the p (node, path) pairs it
+touches, memory O(n + m); :func:`propagate_reference` is the literal O(|V1|·|V2|)-per-pass
+loop and must give the same mapping (tests compare them on random pairs).
 
 Seeds: :func:`top_degree_seeds` (SecGraph's experiment: the top-degree nodes with their true
 counterparts) or :func:`discover_seeds` (NSR11's seed identification, seed 000 §2.12
