@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from privlab.errors import ConfigError, InputError
 from privlab.graph.anonymize.naive import naive_anonymize
+from privlab.graph.attacks import propagation
 from privlab.graph.attacks.propagation import (
     PropagationResult,
     _ref_eccentricity,
@@ -84,6 +85,37 @@ def test_sparse_propagation_equals_the_reference(inputs, theta):
         ref.correct, ref.mapped, ref.new_correct
     )  # fmt: skip
     assert fast.scored <= ref.scored
+
+
+@settings(max_examples=60, deadline=None)
+@given(inputs=attack_inputs(), theta=st.one_of(st.just(0.0), st.floats(0.01, 2.5)),
+       dense=st.sampled_from([0, 10**9]))  # fmt: skip
+def test_both_candidate_counters_equal_the_reference(inputs, theta, dense):
+    # the fresh scoring counts candidates densely (bincount) or in a scratch vector; force
+    # each in turn — with the summaries kept current between scorings, both must give the
+    # mapping of the literal loop
+    g1, g2, seeds, truth = inputs
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(propagation, "_DENSE", dense)
+        fast = propagate(g1, g2, seeds, theta, truth=truth)
+    ref = propagate_reference(g1, g2, seeds, theta, truth=truth)
+    np.testing.assert_array_equal(fast.mapping, ref.mapping)
+    assert fast.passes == ref.passes
+
+
+@pytest.mark.parametrize("dense", [0, 10**9])
+def test_summaries_on_a_medium_pair_with_both_counters(dense, monkeypatch):
+    # many matches per pass: summaries are updated as candidates get mapped, dropped when
+    # the best or second goes, and rebuilt; the mapping stays the reference's
+    monkeypatch.setattr(propagation, "_DENSE", dense)
+    g = Graph.from_networkx(nx.powerlaw_cluster_graph(300, 5, 0.3, seed=4))
+    pair = secgraph_pair(g, 0.85, seed=3)
+    seeds = top_degree_seeds(pair.aux, pair, 10)
+    for theta in (0.0, 0.3):
+        fast = propagate(pair.aux, pair.san, seeds, theta, truth=pair)
+        ref = propagate_reference(pair.aux, pair.san, seeds, theta, truth=pair)
+        np.testing.assert_array_equal(fast.mapping, ref.mapping)
+        assert fast.mapped > 100
 
 
 def test_sparse_equals_reference_on_a_medium_sharad_pair():

@@ -222,9 +222,16 @@ def _numbered_graph(path: Path, n_nodes: Any) -> Graph:
                 f"{path}: names node {n - 1} but pair.json gives {n_nodes!r} nodes for it"
             )
         n = n_nodes
-    if n == labels.size and labels[-1] == n - 1:  # sorted, distinct ids: labels is 0..n−1
-        return Graph(read.graph.indptr, read.graph.indices)
-    return Graph.from_edges(n, labels[read.graph.edges()])
+    g = read.graph
+    if not g.directed and (labels.size < 2 or bool((labels[1:] > labels[:-1]).all())):
+        # ids sorted (the reader's order): renaming keeps every row sorted, so the CSR
+        # arrays carry over with empty rows for the missing ids — O(n + m), no re-sort
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        deg = np.zeros(n, dtype=np.int64)
+        deg[labels] = g.degrees()
+        np.cumsum(deg, out=indptr[1:])
+        return Graph(indptr, labels[g.indices].astype(np.int64))
+    return Graph.from_edges(n, labels[g.edges()])
 
 
 def read_id_pairs(path: Path, n_aux: int, n_san: int, *, empty: str | None = None) -> np.ndarray:

@@ -20,17 +20,24 @@ thesis's Listing 10.1 revisits them, see docs/graph/propagation.md).  Where SecG
 divides 0 by σ = 0 (a node without mapped neighbours) it gets NaN, which passes its
 ``ecc < θ`` test; here an undefined eccentricity is never a match.
 
-Speed.  :func:`propagate` never touches a pair (l, r) that scores 0.  The scores of l are a
-sparse product: the mapped neighbours of l, mapped into G2, and their G2 neighbours (CSR
-gather) accumulate the weights (``np.add.at`` into a scratch vector that is cleared
-afterwards); σ over all |G2| scores follows from the k non-zero scores s_i and the n − k
-zeros: mean μ = Σs_i / n and Σ(x − μ)² = Σ(s_i − μ)² + (n − k)·μ² (the sum-of-squares
-formula without its cancellation).  A node is re-scored only if something it depends on
-changed since it was last scored: one of its neighbours got mapped, one of its candidates
-got mapped, or the same happened on the reverse side of the best candidate it had — a
-rejection is otherwise certain to repeat.  So a pass costs O(Σ over re-scored l of
-Σ_{l' ~ l mapped} deg_G2(map l')), memory O(n + m); :func:`propagate_reference` is the
-literal O(|V1|·|V2|)-per-pass loop and must give the same mapping.
+Speed.  :func:`propagate` never touches a pair (l, r) that scores 0.  A fresh scoring of l
+(:class:`_Fresh`) is a sparse product: the mapped neighbours of l, mapped into G2, and their
+G2 adjacency rows (gathered from per-row views; the rows are compacted at the start of each
+pass to the nodes still unmapped) count the paths C(l, r) to each candidate r; the score,
+1/√deg(r) added C(l, r) times in a row, is read from a table of running sums, so it is
+bit-identical to the reference's repeated addition.  What the test needs of the |G2|
+scores is kept as a summary (:class:`_Summaries`): the sum S and sum of squares Q of the
+non-zero scores, the top, the second and the best candidate; σ² = (Q − S²/n)/(n − 1) with
+the n − k zeros included.  A node is looked at again only if something it depends on
+changed since its last verdict: one of its neighbours got mapped (the summary is dropped
+and l is scored afresh), one of its candidates got mapped (the summary is updated in O(1):
+S − s, Q − s², unless that candidate was the best or scored at least the second, when it
+is dropped), or the same happened on the reverse side of the best candidate it had — the
+reverse side keeps summaries of the G2 nodes the same way.  A rejection whose inputs did not
+change is certain to repeat and is skipped.  So a pass costs O(Σ over freshly scored l of
+Σ_{l' ~ l mapped} live deg_G2(map l')) plus O(p) per match for the p (node, path) pairs it
+touches, memory O(n + m); :func:`propagate_reference` is the literal O(|V1|·|V2|)-per-pass
+loop and must give the same mapping (tests compare them on random pairs).
 
 Seeds: :func:`top_degree_seeds` (SecGraph's experiment: the top-degree nodes with their true
 counterparts) or :func:`discover_seeds` (NSR11's seed identification, seed 000 §2.12
@@ -43,6 +50,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -168,8 +176,14 @@ def propagate(
     n1, n2 = g1.n_nodes, g2.n_nodes
     ip1, ix1, ip2, ix2 = g1.indptr, g1.indices, g2.indptr, g2.indices
     map12, map21 = _start(s, n1, n2)
-    fwd = _Scorer(g1, g2, scored_only=scoring == "nka")
-    back = _Scorer(g2, g1, scored_only=scoring == "nka")
+    fwd = _Fresh(g1, g2)
+    back = _Fresh(g2, g1)
+    # the score vectors of the nodes of each side, summarized (_Summaries); a summary is
+    # kept current as candidates get mapped, and dropped when a neighbour gets mapped
+    nka = scoring == "nka"  # its verdict needs the scores themselves: no summaries
+    memo1 = _Summaries(n1, n2)
+    memo2 = _Summaries(n2, n1)
+    adj1, adj2 = _row_views(ip1, ix1), _row_views(ip2, ix2)
     # staleness clocks: a node is re-scored only if a match made after its last scoring
     # touched its forward inputs (dirty1) or the reverse inputs of its best candidate (dirty2)
     clock = 0
@@ -181,7 +195,10 @@ def propagate(
     while True:
         passes += 1
         added = 0
-        for lnode in np.flatnonzero(map12 < 0).tolist():
+        todo = np.flatnonzero(map12 < 0)
+        fwd.compact(map21)
+        back.compact(map12)
+        for lnode in todo.tolist():
             t = scored_at[lnode]
             if dirty1[lnode] <= t:
                 r = last_r[lnode]
@@ -192,12 +209,23 @@ def propagate(
             visits += 1
             if progress is not None and visits % 4096 == 0:
                 progress(int(np.count_nonzero(map12 >= 0)), n1)
-            r = fwd.best(lnode, map12, map21, th)
+            if nka:
+                r = _scored_best(*fwd.scores(lnode, map12, map21), th)
+            else:
+                if not memo1.ok[lnode]:
+                    fwd.summarize(lnode, map12, map21, memo1)
+                r = memo1.verdict(lnode, th)
             last_r[lnode] = r
             if r < 0:
                 continue
             scored += 1
-            if back.best(r, map21, map12, th) != lnode:
+            if nka:
+                back_r = _scored_best(*back.scores(r, map21, map12), th)
+            else:
+                if not memo2.ok[r]:
+                    back.summarize(r, map21, map12, memo2)
+                back_r = memo2.verdict(r, th)
+            if back_r != lnode:
                 continue
             map12[lnode] = r
             map21[r] = lnode
@@ -206,11 +234,18 @@ def propagate(
             nl = ix1[ip1[lnode] : ip1[lnode + 1]]
             nr = ix2[ip2[r] : ip2[r + 1]]
             dirty1[nl] = clock  # a neighbour of theirs is now mapped
+            memo1.ok[nl] = False
             dirty2[nr] = clock
+            memo2.ok[nr] = False
             m = map21[nr]
-            dirty1[_gather(ip1, ix1, m[m >= 0])] = clock  # r was their candidate
+            paths = _cat(adj1, m[m >= 0])  # r was their candidate (once per path)
+            dirty1[paths] = clock
             m = map12[nl]
-            dirty2[_gather(ip2, ix2, m[m >= 0])] = clock  # lnode was a candidate back
+            paths2 = _cat(adj2, m[m >= 0])  # lnode was a candidate back
+            dirty2[paths2] = clock
+            if not nka:
+                memo1.drop(paths, fwd, r)
+                memo2.drop(paths2, back, lnode)
         if progress is not None:
             progress(int(np.count_nonzero(map12 >= 0)), n1)
         if not added:
@@ -285,28 +320,168 @@ def _propagate_thesis(g1, g2, s, th, tr, progress, max_passes, t0) -> Propagatio
     return _result(map12, s, th, passes, time.perf_counter() - t0, "thesis", scored, tr)
 
 
-class _Scorer:
-    """Scores of one node of ``src`` against every node of ``dst``, kept sparse.
+#: count candidates densely (bincount over |V_dst|) when |V_dst| ≤ _DENSE × the paths
+_DENSE = 4
 
-    Default: SecGraph's weights 1/√deg(r), mapped candidates excluded.  With
-    ``mapped_degree`` (an array the caller keeps current): the thesis's weights
-    1/√mapped_degree[r], every candidate kept.  ``scored_only``: the NKA authors' σ over
-    the candidates that scored (:func:`propagate`, ``scoring="nka"``)."""
 
-    def __init__(
-        self,
-        src: Graph,
-        dst: Graph,
-        mapped_degree: np.ndarray | None = None,
-        scored_only: bool = False,
-    ) -> None:
-        self.mdeg = mapped_degree
-        self.scored_only = scored_only
+class _Summaries:
+    """What the eccentricity test needs of each node's scores, kept current.
+
+    For node v, as of its last scoring: the sum S and the sum of squares Q of its non-zero
+    scores, the top score, the second one (0 if there is one candidate) and the best
+    candidate (the largest id among equal tops).  When a candidate r of v gets mapped, its
+    score s (w_r added C(v, r) times) drops to 0: S − s, Q − s².  The top, second and best
+    stay unless r was the best or scored at least the second (ties included): then the
+    summary is dropped (``ok`` False) and v is scored afresh at its next visit, as is a
+    node that gets a new mapped neighbour (the caller clears ``ok``).  So the last
+    candidate is never removed here, and S = Q = 0 means no candidate.  Verdict:
+    σ² = (Q − S²/n)/(n − 1) (n = |V_dst|, zeros included), ecc = (top − second)/σ, the best
+    if ecc ≥ θ.  The top and second are the exact scores (``drop`` reads s from the same
+    running sums as :class:`_Fresh`), so ties and their order are those of a fresh
+    scoring; σ may differ from a fresh two-pass σ in the last bits.  O(1) per verdict;
+    per mapped candidate O(p + min(p log p, |V_src|)) for its p (node, path) pairs; memory
+    O(|V_src|).
+    """
+
+    def __init__(self, n_src: int, n_dst: int) -> None:
+        self.n = n_dst
+        self.ok = np.zeros(n_src, dtype=bool)
+        self.total = np.zeros(n_src)
+        self.square = np.zeros(n_src)
+        self.top = np.zeros(n_src)
+        self.second = np.zeros(n_src)
+        self.best = np.full(n_src, -1, dtype=np.int64)
+
+    def verdict(self, v: int, theta: float) -> int:
+        n = self.n
+        total = float(self.total[v])
+        ss = float(self.square[v]) - total * total / n
+        if n < 2 or not ss > 0.0:  # no candidate: S = Q = 0
+            return -1
+        ecc = (float(self.top[v]) - float(self.second[v])) / math.sqrt(ss / (n - 1))
+        return int(self.best[v]) if ecc >= theta else -1
+
+    def drop(self, paths: np.ndarray, scores: _Fresh, r: int) -> None:
+        """Candidate r got mapped; ``paths`` holds each node v once per mapped neighbour of
+        v whose image neighbours r (C(v, r) times)."""
+        if not paths.size:
+            return
+        if paths.size * 8 >= self.ok.size:
+            count = np.bincount(paths, minlength=self.ok.size)
+            nodes = np.flatnonzero((count > 0) & self.ok)
+            count = count[nodes]
+        else:
+            nodes, count = np.unique(paths, return_counts=True)
+            live = self.ok[nodes]
+            nodes, count = nodes[live], count[live]
+        if not nodes.size:
+            return
+        s = scores.tab[scores.toff[r] + count]
+        moved = (self.best[nodes] == r) | (s >= self.second[nodes])
+        self.ok[nodes[moved]] = False
+        keep = ~moved
+        nodes, s = nodes[keep], s[keep]
+        self.total[nodes] -= s
+        self.square[nodes] -= s * s
+
+
+class _Fresh:
+    """Fresh scores of one node of ``src`` against all of ``dst``, kept as a summary.
+
+    SecGraph's weights 1/√deg_dst(r), mapped candidates excluded.  The mapped neighbours of
+    v, moved to their images, and the images' adjacency rows (CSR gather) give the count
+    C(v, r) of paths to each candidate r (``np.add.at`` into a scratch vector, cleared
+    after use); the score 1/√deg(r) added C(v, r) times in a row is read from ``tab`` (for
+    every degree d of ``dst``, the d running sums of 1/√d: O(m) in all, since C(v, r) ≤
+    deg r), so it is bit-identical to the repeated addition of the reference loop.
+    :meth:`compact`, at the start of each pass, removes the mapped nodes from the adjacency
+    lists that are gathered (mapped stays mapped), so late passes gather only live
+    candidates.  Cost O(Σ over v's mapped neighbours of their live degree) per node,
+    O(m) per compaction, memory O(n + m).
+    """
+
+    def __init__(self, src: Graph, dst: Graph) -> None:
         self.ip, self.ix = src.indptr, src.indices
         self.dip, self.dix = dst.indptr, dst.indices
         self.n = dst.n_nodes
-        with np.errstate(divide="ignore"):
-            self.w = 1.0 / np.sqrt(dst.degrees().astype(np.float64))
+        deg = dst.degrees().astype(np.int64)
+        self.owner = np.repeat(np.arange(self.n), deg)  # the row of each adjacency entry
+        self.rows = _row_views(self.dip, self.dix)  # the gather below concatenates views
+        ds = np.unique(deg[deg > 0])
+        start = np.zeros(int(ds.max(initial=0)) + 1, dtype=np.int64)
+        start[ds] = np.cumsum(ds) - ds
+        self.tab = np.empty(int(ds.sum()))
+        for d, o in zip(ds.tolist(), start[ds].tolist(), strict=True):
+            self.tab[o : o + d] = np.full(d, 1.0 / np.sqrt(np.float64(d))).cumsum()
+        self.toff = start[deg] - 1  # score of count c for node r: tab[toff[r] + c]
+        self.count = np.zeros(self.n, dtype=np.int64)  # scratch, cleared after each use
+        self.last = np.zeros(self.n, dtype=np.int64)
+        self.ar = np.arange(max(int(dst.indptr[-1]), 1), dtype=np.int64)
+
+    def compact(self, rmap: np.ndarray) -> None:
+        """Drop the mapped nodes from ``dst``'s adjacency lists (they score 0 and stay
+        mapped), so that later gathers skip them.  O(m)."""
+        keep = rmap[self.dix] < 0
+        self.dix = self.dix[keep]
+        self.owner = self.owner[keep]
+        self.dip = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.owner, minlength=self.n), out=self.dip[1:])
+        self.rows = _row_views(self.dip, self.dix)
+
+    def scores(self, v: int, fmap: np.ndarray, rmap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Node v's live candidates in ``dst`` and their scores (both empty: none)."""
+        img = fmap[self.ix[self.ip[v] : self.ip[v + 1]]]
+        img = img[img >= 0]
+        if not img.size:
+            return img, np.zeros(0)
+        c = _cat(self.rows, img)
+        if _DENSE * c.size >= self.n:  # dense counts: O(|V_dst|), fewer numpy calls
+            count = np.bincount(c, minlength=self.n)
+            u = count.nonzero()[0]
+            u = u[rmap[u] < 0]
+            count = count[u]
+        else:
+            np.add.at(self.count, c, 1)
+            ar = self.ar[: c.size]
+            self.last[c] = ar
+            u = c[self.last[c] == ar]  # each candidate once
+            count = self.count[u]
+            self.count[u] = 0
+            live = rmap[u] < 0
+            u, count = u[live], count[live]
+        return u, self.tab[self.toff[u] + count]
+
+    def summarize(self, v: int, fmap: np.ndarray, rmap: np.ndarray, memo: _Summaries) -> None:
+        """Score node v of ``src`` afresh and keep its summary in ``memo``."""
+        memo.ok[v] = True
+        memo.total[v] = memo.square[v] = 0.0
+        u, s = self.scores(v, fmap, rmap)
+        if not u.size:
+            return
+        top = np.maximum.reduce(s)
+        at_top = (s == top).nonzero()[0]
+        memo.total[v] = np.add.reduce(s)
+        memo.square[v] = s @ s
+        memo.top[v] = top
+        if at_top.size > 1:
+            memo.best[v] = np.maximum.reduce(u[at_top])
+            memo.second[v] = top
+        else:
+            memo.best[v] = u[at_top[0]]
+            s[at_top[0]] = 0.0
+            memo.second[v] = np.maximum.reduce(s)
+
+
+class _Scorer:
+    """The thesis's scores (:func:`_propagate_thesis`) of one node of ``src`` against every
+    node of ``dst``, kept sparse: weights 1/√mapped_degree[r] (``mapped_degree``, an array
+    the caller keeps current), every candidate kept.  (SecGraph's scores: :class:`_Fresh`.)"""
+
+    def __init__(self, src: Graph, dst: Graph, mapped_degree: np.ndarray) -> None:
+        self.mdeg = mapped_degree
+        self.ip, self.ix = src.indptr, src.indices
+        self.dip, self.dix = dst.indptr, dst.indices
+        self.n = dst.n_nodes
         self.acc = np.zeros(self.n)
         self.last = np.zeros(self.n, dtype=np.int64)
         self.ar = np.arange(max(int(dst.indptr[-1]), 1), dtype=np.int64)
@@ -318,11 +493,7 @@ class _Scorer:
         if not img.size or self.n < 2:
             return -1
         c = _gather(self.dip, self.dix, img)
-        if self.mdeg is None:
-            c = c[rmap[c] < 0]
-            w = self.w[c]
-        else:
-            w = 1.0 / np.sqrt(self.mdeg[c])  # ≥ 1: c neighbours a mapped node
+        w = 1.0 / np.sqrt(self.mdeg[c])  # ≥ 1: c neighbours a mapped node
         k = c.size
         if not k:
             return -1
@@ -333,8 +504,6 @@ class _Scorer:
         u = c[self.last[c] == ar]  # each candidate once
         s = acc[u]
         acc[u] = 0.0
-        if self.scored_only:
-            return _scored_best(u, s, theta)
         n = self.n
         mu = s.sum() / n
         d = s - mu
@@ -362,8 +531,8 @@ def _scored_best(u: np.ndarray, s: np.ndarray, theta: float) -> int:
     σ = 0: never; equal maxima: the smallest id.  O(k), a handful of numpy calls (np.std's
     own overhead would dominate on these short vectors)."""
     k = u.size
-    if k == 1:
-        return int(u[0])
+    if k <= 1:  # no candidate, or a sole one: eccentricity +∞
+        return int(u[0]) if k else -1
     d = s - s.sum() / k
     var = float(d @ d) / k
     if not var > 0.0:
@@ -385,6 +554,23 @@ def _start(s: np.ndarray, n1: int, n2: int) -> tuple[np.ndarray, np.ndarray]:
     map12[s[:, 0]] = s[:, 1]
     map21[s[:, 1]] = s[:, 0]
     return map12, map21
+
+
+def _row_views(ip: np.ndarray, ix: np.ndarray) -> list[np.ndarray]:
+    """The adjacency rows as a list of views, for gathers of few rows: one
+    ``np.concatenate`` of list items instead of the index arithmetic of :func:`_gather`.
+    O(n) Python objects, no copy."""
+    bounds = ip.tolist()
+    return [ix[a:b] for a, b in pairwise(bounds)]
+
+
+def _cat(views: list[np.ndarray], rows: np.ndarray) -> np.ndarray:
+    """The concatenated rows ``rows`` of :func:`_row_views` (with repetition)."""
+    if rows.size == 1:
+        return views[int(rows[0])]
+    if not rows.size:
+        return np.zeros(0, dtype=np.int64)
+    return np.concatenate([views[r] for r in rows.tolist()])
 
 
 def _gather(ip: np.ndarray, ix: np.ndarray, rows: np.ndarray) -> np.ndarray:
