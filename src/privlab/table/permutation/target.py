@@ -51,11 +51,16 @@ from privlab.table.permutation.release import (
 
 Subdomain = tuple[float, float]
 MODES = ("sa-only", "qi-sa")
+SPLITS = ("equal-width", "equal-frequency")
+GROUP_TARGETS = ("source", "uniform")
+GROUP_DOMAINS = ("values", "range", "table")
 
 __all__ = [
     "MODES",
+    "SPLITS",
     "FakeResult",
     "SAHierarchy",
+    "contiguous_bands",
     "has_bijection",
     "is_p_private",
     "max_m_bound_allocation",
@@ -64,6 +69,7 @@ __all__ = [
     "shifted_hierarchy",
     "sum_of_range",
     "target_release",
+    "target_release_by_groups",
 ]
 
 
@@ -747,15 +753,26 @@ def target_release(
     values are generalized by Algorithm 3, or with ``max_fakes`` > 0 by Algorithm 4 (an
     integer: at most that many fakes per group; a float in (0, 1): at most
     ⌊max_fakes·|group|⌋, the experiments' "+x%").  ``shift`` relaxes the target per group
-    (§3.6, :func:`shifted_hierarchy`).  The SA table has one ``[lo, hi]`` row per published
+    (§3.6, :func:`shifted_hierarchy`).  ``hierarchy`` is one target for every group, or a
+    list of one :class:`SAHierarchy` per owner group (ascending group id; QI-SA subgroups
+    take their owner group's) — seed 001 §3.7 Fig. 3.5's "different targets per part",
+    built by :func:`target_release_by_groups`.  The SA table has one ``[lo, hi]`` row per published
     subdomain, fake values included, so a group may publish more rows than it has tuples;
     :mod:`privlab.bounds` then uses the m smallest ``lo`` / largest ``hi`` (§3.3.3).
     O(n log n + G·|H|) without fakes; with fakes see :func:`min_sor_fake`.
     """
     if mode not in MODES:
         raise ConfigError(f"mode: {mode!r} unknown; use one of {list(MODES)}")
-    if not isinstance(hierarchy, SAHierarchy):
-        raise ConfigError("hierarchy: an SAHierarchy expected (see SAHierarchy.balanced)")
+    per_group = not isinstance(hierarchy, SAHierarchy)
+    if per_group and not (
+        isinstance(hierarchy, (list, tuple))
+        and hierarchy
+        and all(isinstance(h, SAHierarchy) for h in hierarchy)
+    ):
+        raise ConfigError(
+            "hierarchy: an SAHierarchy expected (see SAHierarchy.balanced), or a list of "
+            "one per owner group"
+        )
     if isinstance(max_fakes, bool) or not isinstance(max_fakes, (int, float, np.number)):
         raise ConfigError(f"max_fakes: an integer ≥ 0 or a fraction in (0, 1), got {max_fakes!r}")
     if max_fakes < 0 or (isinstance(max_fakes, (float, np.floating)) and max_fakes >= 1):
@@ -771,11 +788,24 @@ def target_release(
     )  # fmt: skip
     qi = roles.quasi_identifiers
     x = numeric_sensitive(df, sensitive)
-    hierarchy.locate(x, what="row")
     gid = _group_ids(df, groups)
+    if per_group:
+        n_owner = int(gid.max()) + 1
+        if len(hierarchy) != n_owner:
+            raise ConfigError(
+                f"hierarchy: {len(hierarchy)} hierarchies given for {n_owner} owner groups; "
+                "give one per group, in ascending group-id order"
+            )
+        for g, h_g in enumerate(hierarchy):
+            h_g.locate(x[gid == g], what=f"row of group {g}")
+    else:
+        hierarchy.locate(x, what="row")
+    owner = gid
     if mode == "qi-sa":
         gid = _qi_subgroups(df, qi, gid)
     n_groups = int(gid.max()) + 1
+    owner_of = np.zeros(n_groups, dtype=np.int64)
+    owner_of[gid] = owner
     order = np.argsort(gid, kind="stable")
     bounds_ = np.searchsorted(gid[order], np.arange(n_groups + 1))
     sa_g: list[int] = []
@@ -785,7 +815,8 @@ def target_release(
     total_fakes = 0
     for g in range(n_groups):
         vals = x[order[bounds_[g] : bounds_[g + 1]]]
-        h = hierarchy if shift is None else shifted_hierarchy(hierarchy, vals, shift)
+        h0 = hierarchy[int(owner_of[g])] if per_group else hierarchy
+        h = h0 if shift is None else shifted_hierarchy(h0, vals, shift)
         if isinstance(max_fakes, (float, np.floating)):
             t = math.floor(max_fakes * vals.size)
         else:
@@ -819,3 +850,143 @@ def target_release(
         "insecure_seed": is_insecure_seed(seed),
     }
     return publish(df, roles, gid, sa, "numeric", params, seed)
+
+
+# ---------------------------------------------------------------------------- Fig. 3.5
+
+
+def contiguous_bands(values: Any, n_groups: int, split: str = "equal-width") -> np.ndarray:
+    """One group id per row: ``n_groups`` contiguous bands of a numeric column (e.g. age).
+
+    ``equal-width``: band ⌊(v − min)·g / (max − min)⌋ (the maximum joins the last band), so
+    the bands are age ranges of equal length; a band with no row is dropped.
+    ``equal-frequency``: band ⌊r·g / n⌋ with r the number of values strictly below v, so
+    the bands hold about n/g rows each and equal values never straddle two bands.  Either
+    way the ids are renumbered 0..G'−1 in ascending value order (G' ≤ g).  O(n log n).
+    """
+    if isinstance(n_groups, bool) or not isinstance(n_groups, (int, np.integer)) or n_groups < 1:
+        raise ConfigError(f"n_groups: an integer ≥ 1 expected, got {n_groups!r}")
+    if split not in SPLITS:
+        raise ConfigError(f"split: {split!r} unknown; use one of {list(SPLITS)}")
+    v = np.asarray(values, dtype=np.float64).reshape(-1)
+    if v.size == 0:
+        raise InputError("the table has no row to split into groups")
+    if not np.isfinite(v).all():
+        raise InputError("the grouping column has missing or non-finite values")
+    g = int(n_groups)
+    if split == "equal-width":
+        lo, hi = float(v.min()), float(v.max())
+        band = (
+            np.zeros(v.size, dtype=np.int64)
+            if hi == lo
+            else np.floor((v - lo) * g / (hi - lo)).astype(np.int64)
+        )
+    else:
+        below = np.searchsorted(np.sort(v), v, side="left")
+        band = (below * g) // v.size
+    band = np.minimum(band, g - 1)
+    _, dense = np.unique(band, return_inverse=True)
+    return dense.astype(np.int64).reshape(-1)
+
+
+def target_release_by_groups(
+    frame: Any,
+    *,
+    qi: Any,
+    sensitive: str,
+    by: str,
+    n_groups: int,
+    target: Any = "source",
+    split: str = "equal-width",
+    domain: str = "values",
+    arity: int = 2,
+    mode: str = "sa-only",
+    max_fakes: int | float = 0,
+    seed: Any = None,
+    identifying: Any = (),
+    insensitive: Any = (),
+    keep_other_columns: bool = False,
+) -> PermutationRelease:
+    """Split the rows into contiguous bands of ``by`` and give every band its OWN target.
+
+    Seed 001 §3.7, "Different targets per part" (Fig. 3.5; summary
+    ``shared/spec/seed-001-permutation-thesis.md`` §3.2 item 5): Adult split by age into 2
+    and 10 groups, each released with the group's own capital-loss distribution as its
+    target (3.5a), or correlated synthetic data with a uniform target per group (3.5b).
+
+    * Groups: :func:`contiguous_bands` of column ``by`` (which must be a QI or left out).
+      ``split="equal-width"`` is the default because the seed splits "by age" with no
+      mention of group sizes, and equal age ranges are what an owner partitioning by age
+      (and a range query on age) sees; ``"equal-frequency"`` (≈ n/g rows a band) is kept
+      for comparison (on uniform ages the two coincide).
+    * Per group, a balanced ``arity``-ary :class:`SAHierarchy` over ``domain``: ``values``
+      (the group's distinct SA values; default), ``range`` (every integer from the group's
+      minimum to its maximum) or ``table`` (the whole table's distinct values, one domain
+      for all) — with leaf weights ``target``: ``"source"`` (the group's own counts),
+      ``"uniform"``, or a callable ``values → SAHierarchy`` that builds the group's
+      hierarchy itself (the bench rounds node ratios this way).  With ``"source"`` and exact
+      weights Algorithm 3 keeps every value (sum of ranges 0): the target equals the source.
+    * Each group is released by :func:`target_release` with its hierarchy (``mode``,
+      ``max_fakes`` as there; QI-SA subgroups use their band's target), so the result is one
+      :class:`PermutationRelease` queried like every other target release.
+      ``n_groups = 1`` (any ``split``) equals ``target_release`` with the table's own
+      hierarchy.  ``parameters`` add ``owner_groups`` (bands actually used), ``split``,
+      ``group_target`` and ``group_domain``.
+
+    O(n log n + Σ_g |H_g| + G·|H|) without fakes.
+    """
+    if split not in SPLITS:
+        raise ConfigError(f"split: {split!r} unknown; use one of {list(SPLITS)}")
+    if domain not in GROUP_DOMAINS:
+        raise ConfigError(f"domain: {domain!r} unknown; use one of {list(GROUP_DOMAINS)}")
+    if not callable(target) and target not in GROUP_TARGETS:
+        raise ConfigError(
+            f"target: {target!r} unknown; use one of {list(GROUP_TARGETS)} or a callable "
+            "values → SAHierarchy"
+        )
+    df = as_polars(frame)
+    check_roles(
+        df, qi, sensitive, identifying=identifying, insensitive=insensitive,
+        keep_other_columns=keep_other_columns,
+    )  # fmt: skip
+    if not isinstance(by, str) or by not in df.columns:
+        raise InputError(f"by: column {by!r} not found; the table has {df.columns}")
+    if df[by].null_count():
+        raise InputError(f"by: column {by!r} has missing values")
+    if not df[by].dtype.is_numeric():
+        raise InputError(f"by: column {by!r} must be numeric (the bands are value ranges)")
+    x = numeric_sensitive(df, sensitive)
+    gid = contiguous_bands(df[by].to_numpy(), n_groups, split)
+    table_dom = np.unique(x)
+    hierarchies: list[SAHierarchy] = []
+    for g in range(int(gid.max()) + 1):
+        vals = x[gid == g]
+        if callable(target):
+            h = target(vals)
+            if not isinstance(h, SAHierarchy):
+                raise ConfigError("target: the callable must return an SAHierarchy")
+            hierarchies.append(h)
+            continue
+        if domain == "values":
+            dom = np.unique(vals)
+        elif domain == "range":
+            dom = np.arange(math.floor(vals.min()), math.ceil(vals.max()) + 1, dtype=np.float64)
+            dom = np.union1d(dom, vals)
+        else:
+            dom = table_dom
+        weights = None
+        if target == "source":
+            weights = [int(c) for c in np.bincount(np.searchsorted(dom, vals), minlength=dom.size)]
+        hierarchies.append(SAHierarchy.balanced(dom, weights, arity=arity))
+    rel = target_release(
+        df, qi=qi, sensitive=sensitive, hierarchy=hierarchies, groups=gid, mode=mode,
+        max_fakes=max_fakes, seed=seed, identifying=identifying, insensitive=insensitive,
+        keep_other_columns=keep_other_columns,
+    )  # fmt: skip
+    rel.parameters.update(
+        owner_groups=len(hierarchies),
+        split=split,
+        group_target=target if isinstance(target, str) else "custom",
+        group_domain=domain,
+    )
+    return rel
