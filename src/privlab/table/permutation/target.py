@@ -884,9 +884,7 @@ def contiguous_bands(values: Any, n_groups: int, split: str = "equal-width") -> 
     else:
         below = np.searchsorted(np.sort(v), v, side="left")
         band = (below * g) // v.size
-    band = np.minimum(band, g - 1)
-    _, dense = np.unique(band, return_inverse=True)
-    return dense.astype(np.int64).reshape(-1)
+    return dense_group_ids(np.minimum(band, g - 1), v.size)
 
 
 def target_release_by_groups(
