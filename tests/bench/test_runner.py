@@ -361,7 +361,7 @@ def test_zhang_ch2_synthetic_figs_2_8_to_2_10(tmp_path):
         assert val("e", "random", e) > 3 * val("e", "min-sum", e)
 
 
-def test_zhang_ch3_targets_fig_3_4(tmp_path):
+def test_zhang_ch3_targets_figs_3_4_and_3_5(tmp_path):
     res = _reduced_results("zhang-ch3-targets", tmp_path)
     err = res.filter(pl.col("metric") == "range_avg_error")
 
@@ -376,6 +376,13 @@ def test_zhang_ch3_targets_fig_3_4(tmp_path):
     assert val("fig3.4b", 2.0) > val("fig3.4b", 0.1)  # best when the target is the source
     # binary beats ternary (more, smaller subdomains)
     assert val("fig3.4c", 50, "arity=2") < val("fig3.4c", 50, "arity=3")
+    # Fig. 3.5: a target per age band (its own distribution on Adult, uniform on correlated
+    # data): 10 bands beat 1 for both methods, and SA-only beats QI-SA
+    for exp in ("fig3.5a", "fig3.5b"):
+        for mode in ("mode=sa-only", "mode=qi-sa"):
+            assert val(exp, 10, mode) < 0.8 * val(exp, 1, mode)
+        for bands in (1, 10):
+            assert val(exp, bands, "mode=sa-only") < val(exp, bands, "mode=qi-sa")
 
 
 def test_adult_ldiv_t_models_hold_and_cost_more_when_stronger(tmp_path):

@@ -246,23 +246,49 @@ def _target(frame: Any, value: float, cell: Cell) -> Release:
     min to max), ``ratio`` (node ratios rounded to integers summing to it, default 10; 0 =
     exact), ``mode`` (sa-only | qi-sa), ``groups`` (owner groups: that many equal-width age
     bands, default 1 = the whole table), ``fakes`` (max_fakes: an int per group or a
-    fraction < 1), ``shift`` (§3.6 factor x; the swept value when parameter = "shift").
+    fraction < 1), ``shift`` (§3.6 factor x; the swept value when parameter = "shift"),
+    ``group_target`` (``own``: every age band gets its own target — ``target`` and
+    ``domain`` applied to that band's values, ratios rounded — through
+    ``target_release_by_groups``, Fig. 3.5; default ``shared``: one target for all) with
+    ``split`` (equal-width | equal-frequency age bands).
     """
-    from privlab.table.permutation.target import shifted_hierarchy, target_release
+    from privlab.table.permutation.target import (
+        shifted_hierarchy,
+        target_release,
+        target_release_by_groups,
+    )
 
     p = dict(cell.settings)
     if cell.parameter in ("r", "s", "groups", "arity"):  # Figs 3.4a–c, 3.5 sweep these
         p[cell.parameter] = value
     x = frame[CAPITAL_LOSS].to_numpy()
-    h = _target_hierarchy(x, p)
     shift = float(value) if cell.parameter == "shift" else p.get("shift")
     groups = int(p.get("groups", 1))
     mode = str(p.get("mode", "sa-only"))
+    ratio = int(p.get("ratio", 10))
+    left_out = [c for c in frame.columns if c not in ("age", CAPITAL_LOSS)]  # seed 001 §3.7
+    group_target = str(p.get("group_target", "shared"))
+    if group_target == "own":
+        if shift is not None:
+            raise ConfigError("scheme target: shift needs group_target = shared")
+
+        def own(vals: np.ndarray) -> Any:
+            h = _target_hierarchy(vals, p)
+            return _round_ratios(h, ratio) if ratio > 0 else h
+
+        rel = target_release_by_groups(
+            frame, qi=["age"], sensitive=CAPITAL_LOSS, by="age", n_groups=groups, target=own,
+            split=str(p.get("split", "equal-width")), mode=mode, max_fakes=p.get("fakes", 0),
+            seed=cell.sub_seed(1), identifying=left_out,
+        )  # fmt: skip
+        return Release(rel)
+    if group_target != "shared":
+        raise ConfigError(f"scheme target: group_target = {group_target!r}; use shared or own")
+    h = _target_hierarchy(x, p)
     if shift is not None:
         if groups != 1 or mode != "sa-only":
             raise ConfigError("scheme target: shift needs groups = 1 and mode = sa-only")
         h = shifted_hierarchy(h, x, float(shift))
-    ratio = int(p.get("ratio", 10))
     if ratio > 0:
         h = _round_ratios(h, ratio)
     gid = None
@@ -271,7 +297,6 @@ def _target(frame: Any, value: float, cell: Cell) -> Release:
         edges = np.linspace(age.min(), age.max() + 1, groups + 1)
         gid = np.searchsorted(edges, age, side="right") - 1
     fakes = p.get("fakes", 0)
-    left_out = [c for c in frame.columns if c not in ("age", CAPITAL_LOSS)]  # seed 001 §3.7
     rel = target_release(frame, qi=["age"], sensitive=CAPITAL_LOSS, hierarchy=h, groups=gid,
                          mode=mode, max_fakes=fakes, seed=cell.sub_seed(1),
                          identifying=left_out)  # fmt: skip
@@ -385,7 +410,7 @@ SCHEMES: dict[str, Scheme] = {
                "permuted (seed 001's baseline; ARX's Adult hierarchies, age kept)"),
         Scheme("target", "microdata", _target,
                ("target", "r", "s", "domain", "ratio", "mode", "groups", "fakes", "shift",
-                "arity", "zipf_rank"),
+                "arity", "zipf_rank", "group_target", "split"),
                "target-distribution release (seed 001 ch. 3, target_release; QI = age)"),
         Scheme("safe-k", "none", _safe_k, ("k", "beta"),
                "Li et al.'s sampling + strongly-safe k-anonymization (analytic)"),
