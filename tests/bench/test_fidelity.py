@@ -115,6 +115,15 @@ def test_hay_fig5_whole_graph_second_line_is_kept(tmp_path):
     assert round(100 * unique[4], 1) == 52.5
 
 
+def test_hay_figs_6_and_7_grqc_run_on_its_largest_component_too():
+    """Figs 6/7 (subgraph knowledge) run on the same component as Fig. 5; their full-size
+    numbers (docs/reproduction.md) take minutes per cell, so only the set-up is pinned."""
+    for name in ("grqc-subgraph-degrees", "grqc-subgraph-edges"):
+        for reduced in (False, True):
+            spec = _experiment("hay-fig5-6", name, reduced=reduced)
+            assert spec.experiments[0].data_options.get("largest_component") is True, name
+
+
 # ------------------------------------------------------------- 5. the DP benchmark
 
 
