@@ -102,9 +102,10 @@ def exact_min_max_partition(values: Any, k: int, e: float, *, max_distinct: int 
     n_d = int(w.size)
     if n_d > max_distinct:
         raise ConfigError(
-            f"the exact min max-of-error partition is O(D⁴·k); the values have {n_d} distinct "
-            f"values, above max_distinct = {max_distinct}; use ke_partition(method='min-max') "
-            "(within 2× of the optimum) or raise max_distinct"
+            f"the exact min max-of-error partition is O(D⁴·k); the sensitive column has {n_d} "
+            f"distinct values, above max_distinct = {max_distinct}; use the min-max partition "
+            "(within 2× of the optimum: --partition min-max, or method='min-max' from Python), "
+            "or, from Python, a larger max_distinct"
         )
     thr = _e_eff(e)
     wl = w.tolist()
