@@ -73,6 +73,15 @@ ids permuted it finds 2,520 / 113 (privlab: 2,674 / 125).  The code's community
 *similarity* variants (``matching``, ``matching_Float``) and its degree-of-anonymity measures
 are not called by its attack path and are not built.
 
+Visiting order.  NS (steps 6 and 7) visits G1's unmapped nodes by ascending id; the authors'
+code visits them in Java ``HashMap`` order of the vertex numbers as strings.  Neither paper
+fixes the order, and it decides a lot: with one or two seeds in a community the first node
+visited next to a seed takes whatever it meets (the authors' sole candidate is +∞), and on
+ego-Facebook the final propagation either enters one large ego network or stalls, about
+1,000 pairs apart (10 random orders on the seed-0 pair: 1,611–2,982 correct with the authors'
+rule).  Replayed in the Java order, privlab's steps give the Java run's result to the pair
+(2,690 / 180 on that pair; ``benchmarks/nka_visit_order.py``, docs/graph/nka.md).
+
 Cost: community detection (Infomap O(m) per trial and level in practice; Louvain O(m) per
 level), community graphs O(n + m), community propagation O(rounds · k₁ · k₁·k₂) dense on
 k₁ × k₂ communities (small), enrichment O(Σ |c₁|·|c₂|) per matched pair, local NS on the
