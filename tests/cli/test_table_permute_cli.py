@@ -209,6 +209,17 @@ def test_missing_columns(files):
     assert_rejected(result, files, "height", "not found")
 
 
+def test_a_column_without_a_role_is_refused_naming_the_file(files):
+    """Without --identifying name, 'name' has no role: the error names the input file (not
+    the library's anonymous frame) and the column, and nothing is written."""
+    result = run(
+        ["table", "permute", files["data"], "--qi", "age,zipcode,gender", "--sensitive",
+         "salary", "--k", "2", "--e", "1", "-o", files["out"]]
+    )  # fmt: skip
+    assert_rejected(result, files, str(files["data"].name), "'name'", "no role")
+    assert "<data frame>" not in result.output
+
+
 def test_non_numeric_sensitive_value(files, tmp_path):
     data = tmp_path / "bad.csv"
     data.write_text(TABLE_2_1.replace("55000", "lots"), encoding="utf-8")

@@ -38,6 +38,7 @@ from privlab.cli.table_input import (
 from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import numeric_column, read_table
 from privlab.io.outputs import Output
+from privlab.table.roles import assign_roles
 
 
 def _null_na(series: pl.Series, na: set[str]) -> pl.Series:
@@ -251,6 +252,12 @@ def permute(
         "insensitive": comma_list(insensitive),
         "keep_other_columns": keep_other_columns,
     }
+    # the roles are checked here first so that an error names the file, not the frame (the
+    # library checks them again, with the same function)
+    assign_roles(
+        frame, quasi_identifiers=qis, sensitive=[sensitive], used=extra, source=str(input),
+        **roles,
+    )  # fmt: skip
     with spinner("forming the groups …"):
         if hierarchy is not None:
             from privlab.table.permutation import target_release
