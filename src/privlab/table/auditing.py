@@ -27,6 +27,7 @@ not compute himself.
 from __future__ import annotations
 
 import itertools
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -63,7 +64,7 @@ def _mask(mask: Any, n: int) -> np.ndarray:
     return m
 
 
-class _Auditor:
+class _Auditor(ABC):
     """Shared front: answer when the (data-free) decision allows, keep the transcript."""
 
     def __init__(self, values: Any, n: int | None, distinct: bool) -> None:
@@ -76,14 +77,17 @@ class _Auditor:
             self.n = int(self._data.size)
         self.transcript: list[tuple[np.ndarray, float | None]] = []
 
-    def would_deny(self, mask: Any) -> bool:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def would_deny(self, mask: Any) -> bool:
+        """Whether to deny the query ``mask`` (a simulatable auditor decides without the data)."""
 
-    def _record(self, m: np.ndarray, value: float) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _record(self, m: np.ndarray, value: float) -> None:
+        """Keep what an answered query teaches about the values."""
 
-    def _true(self, m: np.ndarray) -> float:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _true(self, m: np.ndarray) -> float:
+        """The exact answer of the query ``m``."""
 
     def ask(self, mask: Any) -> AuditedAnswer:
         """Answer the query exactly, or deny it; decisions never read the data."""
