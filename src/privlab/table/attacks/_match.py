@@ -284,3 +284,33 @@ def encode_values(series: pl.Series, vocabulary: np.ndarray | None = None):
     found = vocabulary.size > 0
     codes = np.where(found & (vocabulary[pos] == text), pos, -1) if found else pos - 1
     return codes.astype(np.int64), vocabulary
+
+
+@dataclass
+class SensitiveClasses:
+    """A release's equivalence classes and the sensitive values in each: per row its class,
+    per class its size and its histogram over the sorted ``values`` (``codes``: each row's)."""
+
+    row_class: np.ndarray
+    sizes: np.ndarray  # float64
+    hist: np.ndarray  # classes × values, float64
+    values: np.ndarray
+    codes: np.ndarray
+
+
+def sensitive_classes(
+    release: Any, quasi_identifiers: Sequence[str], sensitive: str
+) -> tuple[pl.DataFrame, SensitiveClasses]:
+    """The release's frame and :class:`SensitiveClasses`; the columns are checked (the
+    sensitive one may not be a QI).  O(n + classes × values)."""
+    frame, _ = release_frame(release)
+    qi = check_columns(frame, list(quasi_identifiers), "release", "quasi-identifier")
+    check_columns(frame, [sensitive], "release", "sensitive")
+    if sensitive in qi:
+        raise ConfigError(f"sensitive column {sensitive!r} is also a quasi-identifier")
+    cls = index_classes(frame, qi)
+    codes, values = encode_values(frame[sensitive])
+    v = values.size
+    hist = np.bincount(cls.row_class * v + codes, minlength=cls.n_classes * v)
+    hist = hist.reshape(cls.n_classes, v).astype(np.float64)
+    return frame, SensitiveClasses(cls.row_class, cls.sizes.astype(np.float64), hist, values, codes)

@@ -38,7 +38,7 @@ from privlab.table.attacks._match import (
     index_classes,
     match,
     numeric_values,
-    release_frame,
+    sensitive_classes,
 )
 from privlab.table.data import to_polars
 from privlab.validate import check_fraction, check_int
@@ -239,27 +239,18 @@ def homogeneity_attack(
     an anonymize ``Release`` / ``MondrianResult``.  Suppressed rows (all ``*``) form a class
     of their own.  O(n + n · V).
     """
-    frame, _ = release_frame(release)
-    qi = check_columns(frame, list(quasi_identifiers), "release", "quasi-identifier")
-    check_columns(frame, [sensitive], "release", "sensitive")
-    if sensitive in qi:
-        raise ConfigError(f"sensitive column {sensitive!r} is also a quasi-identifier")
-    classes = index_classes(frame, qi)
-    codes, values = encode_values(frame[sensitive])
-    v_n = values.size
-    hist = np.bincount(classes.row_class * v_n + codes, minlength=classes.n_classes * v_n)
-    hist = hist.reshape(classes.n_classes, v_n).astype(np.float64)
-    post = (hist / classes.sizes[:, None])[classes.row_class]
+    _, c = sensitive_classes(release, quasi_identifiers, sensitive)
+    post = (c.hist / c.sizes[:, None])[c.row_class]
     return disclosure_from_posterior(
         post,
-        values,
-        codes,
+        c.values,
+        c.codes,
         tau=tau,
         exclude=exclude,
         rule_out=rule_out,
         e=e,
         numeric=numeric,
-        parameters={"attack": "homogeneity", "classes": classes.n_classes},
+        parameters={"attack": "homogeneity", "classes": int(c.hist.shape[0])},
     )
 
 

@@ -30,36 +30,10 @@ import numpy as np
 
 from privlab.errors import ConfigError, InputError
 from privlab.table.attacks._match import (
-    check_columns,
-    encode_values,
-    index_classes,
     numeric_values,
-    release_frame,
+    sensitive_classes,
 )
 from privlab.validate import check_fraction
-
-
-@dataclass
-class _Classes:
-    row_class: np.ndarray
-    sizes: np.ndarray
-    hist: np.ndarray  # classes × values
-    values: np.ndarray
-    codes: np.ndarray
-
-
-def _classes(release: Any, quasi_identifiers: Iterable[str], sensitive: str) -> tuple:
-    frame, _ = release_frame(release)
-    qi = check_columns(frame, list(quasi_identifiers), "release", "quasi-identifier")
-    check_columns(frame, [sensitive], "release", "sensitive")
-    if sensitive in qi:
-        raise ConfigError(f"sensitive column {sensitive!r} is also a quasi-identifier")
-    cls = index_classes(frame, qi)
-    codes, values = encode_values(frame[sensitive])
-    v = values.size
-    hist = np.bincount(cls.row_class * v + codes, minlength=cls.n_classes * v)
-    hist = hist.reshape(cls.n_classes, v).astype(np.float64)
-    return frame, _Classes(cls.row_class, cls.sizes.astype(np.float64), hist, values, codes)
 
 
 @dataclass
@@ -108,7 +82,7 @@ def skewness_attack(
     lift_min = float(min_lift)
     if not lift_min > 1:
         raise ConfigError(f"min_lift = {min_lift!r}: give a factor > 1 (e.g. 10)")
-    _, c = _classes(release, quasi_identifiers, sensitive)
+    _, c = sensitive_classes(release, quasi_identifiers, sensitive)
     prior_all = c.hist.sum(axis=0) / c.sizes.sum()
     post_all = c.hist / c.sizes[:, None]
     if value is None:
@@ -172,7 +146,7 @@ def similarity_attack(
     if categories is None and width is None:
         raise ConfigError("give categories (value → group) or a width for a numeric attribute")
     t = check_fraction(tau, "tau")
-    frame, c = _classes(release, quasi_identifiers, sensitive)
+    frame, c = sensitive_classes(release, quasi_identifiers, sensitive)
     n = c.codes.size
     distinct = np.count_nonzero(c.hist, axis=1)[c.row_class]
     cat_post = np.zeros(n)
