@@ -209,23 +209,12 @@ def propagate(
             visits += 1
             if progress is not None and visits % 4096 == 0:
                 progress(int(np.count_nonzero(map12 >= 0)), n1)
-            if nka:
-                r = _scored_best(*fwd.scores(lnode, map12, map21), th)
-            else:
-                if not memo1.ok[lnode]:
-                    fwd.summarize(lnode, map12, map21, memo1)
-                r = memo1.verdict(lnode, th)
+            r = fwd.pick(lnode, map12, map21, None if nka else memo1, th)
             last_r[lnode] = r
             if r < 0:
                 continue
             scored += 1
-            if nka:
-                back_r = _scored_best(*back.scores(r, map21, map12), th)
-            else:
-                if not memo2.ok[r]:
-                    back.summarize(r, map21, map12, memo2)
-                back_r = memo2.verdict(r, th)
-            if back_r != lnode:
+            if back.pick(r, map21, map12, None if nka else memo2, th) != lnode:
                 continue
             map12[lnode] = r
             map21[r] = lnode
@@ -450,6 +439,18 @@ class _Fresh:
             live = rmap[u] < 0
             u, count = u[live], count[live]
         return u, self.tab[self.toff[u] + count]
+
+    def pick(
+        self, v: int, fmap: np.ndarray, rmap: np.ndarray, memo: _Summaries | None, theta: float
+    ) -> int:
+        """v's match if its eccentricity is ≥ θ, else −1: from v's summary in ``memo``
+        (scored afresh if dropped), or, with ``memo`` None, from fresh scores by the NKA
+        authors' rule (:func:`_scored_best`, which needs the scores themselves)."""
+        if memo is None:
+            return _scored_best(*self.scores(v, fmap, rmap), theta)
+        if not memo.ok[v]:
+            self.summarize(v, fmap, rmap, memo)
+        return memo.verdict(v, theta)
 
     def summarize(self, v: int, fmap: np.ndarray, rmap: np.ndarray, memo: _Summaries) -> None:
         """Score node v of ``src`` afresh and keep its summary in ``memo``."""
