@@ -59,7 +59,8 @@ SEED_HELP = "Fixed {} seed: INSECURE, for tests and demos only (default: fresh s
 QUERY_HELP = (
     "A query (repeatable): count | histogram:COL | sum:COL:LOW:HIGH | mean:COL:LOW:HIGH. "
     "Histogram bins come from --bins COL=a,b,c (categories) or --bins COL=LOW:HIGH:WIDTH "
-    "(numeric intervals [LOW, LOW+WIDTH), ...)."
+    "(numeric intervals [LOW, LOW+WIDTH), ...). QUERY@EPS gives the query its own ε; the "
+    "others share the rest of --epsilon evenly."
 )
 
 
@@ -214,31 +215,52 @@ def release(
     json_out: bool = typer.Option(False, "--json", help="Print the releases as JSON."),
     non_private_diagnostics: NonPrivateDiagnostics = False,
     quiet: QuietLong = False,
+    budget_file: Path | None = typer.Option(
+        None,
+        "--budget-file",
+        help="A budget ledger (JSON) charged with this release; "
+        "refused, writing nothing, if it would pass the ledger's total (without it no ledger "
+        "is kept).",
+    ),
+    total_epsilon: float | None = typer.Option(
+        None,
+        "--total-epsilon",
+        help="Total ε of a --budget-file created by this run (without it the file must exist).",
+    ),
+    total_delta: float | None = typer.Option(
+        None, "--total-delta", help="Total δ of a --budget-file created by this run (default 0)."
+    ),
 ) -> None:
-    """Answer queries with differential privacy on one (ε, δ) budget split evenly."""
+    """Answer queries with differential privacy on one (ε, δ) budget (QUERY@EPS or even split)."""
+    from privlab.cli.dp_budget import charged, name_mechanisms, plan_queries
+
     eps = check_epsilon(epsilon, "--epsilon")
     dlt = check_delta(delta, "--delta")
-    queries = [parse_query(q) for q in query]
+    plan = plan_queries(query, eps, dlt)
     bin_specs = parse_bins(bins)
     names = column_names(columns)
     with spinner(f"reading {input.name} …"):
         frame = read_table(input, delimiter=delimiter, columns=names, sheet=sheet)
     accountant = Accountant(Budget(eps, dlt))
-    share_eps, share_delta = eps / len(queries), dlt / len(queries)
-    rng = secure_generator(seed)
     releases = []
-    for q in queries:
-        accountant.charge(share_eps, share_delta, q.label)
-        answer = _answer(
-            q, frame, str(input), bin_specs, share_eps, share_delta, rng, first_data_line(names)
-        )
-        releases.append((q, answer))
+    with charged(budget_file, total_epsilon, total_delta, plan, input) as ledger:
+        rng = secure_generator(seed)
+        for q, share_eps, share_delta in plan:
+            accountant.charge(share_eps, share_delta, q.label)
+            answer = _answer(
+                q, frame, str(input), bin_specs, share_eps, share_delta, rng,
+                first_data_line(names),
+            )  # fmt: skip
+            releases.append((q, answer))
+        name_mechanisms(ledger, [r.parameters.get("mechanism", r.mechanism) for _, r in releases])
     payload = {
         "input": str(input),
         "budget": accountant.to_dict(),
         "insecure_seed": is_insecure_seed(rng),
         "releases": [{"query": q.label, **r.to_dict()} for q, r in releases],
     }
+    if ledger is not None:
+        payload["budget_file"] = {"file": str(budget_file), **ledger.ledger.status()}
     attach(payload, {"rows_read": frame.height}, non_private_diagnostics)
     if json_out:
         print_json(payload)
@@ -454,6 +476,7 @@ def _parse_levels(text: str, qi: list[str]) -> dict[str, int]:
     return out
 
 
+from privlab.cli import dp_budget as _budget  # noqa: E402, F401  (registers budget)
 from privlab.cli.dp_interactive import above_threshold as _svt  # noqa: E402, F401  (registers it)
 from privlab.cli.dp_kmeans import kmeans as _kmeans  # noqa: E402, F401  (registers kmeans)
 from privlab.cli.dp_node import node_degrees as _node  # noqa: E402, F401  (registers it)

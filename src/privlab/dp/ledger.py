@@ -37,7 +37,7 @@ from typing import Any
 
 from privlab.dp.accountant import Budget
 from privlab.dp.tight_accounting import PrivacyEvent, TightAccountant, TightBound, basic
-from privlab.errors import BudgetExceeded, ConfigError, InputError
+from privlab.errors import ConfigError, InputError
 from privlab.io.atomic import atomic_path, is_special, resolve_target
 
 FORMAT_KEY = "privlab_budget_ledger"
@@ -264,6 +264,8 @@ def open_ledger(
     real = _real_target(path)
     if timeout <= 0 or not math.isfinite(timeout):
         raise ConfigError(f"timeout = {timeout!r}: give a number of seconds > 0")
+    if create_total is None and not real.exists():
+        read_ledger(path)  # the "no such ledger, create it" error, before any lock file
     with _locked(real, timeout):
         created = not real.exists()
         if created:
@@ -273,16 +275,41 @@ def open_ledger(
         else:
             ledger = read_ledger(path)
             if create_total is not None and not _same_budget(create_total, ledger.total):
-                raise ConfigError(
-                    f"{os.fspath(path)} already holds the total budget {ledger.total}; a total "
-                    f"is fixed when the ledger is created ({create_total} given). Drop "
-                    "--total-epsilon/--total-delta, or use a new ledger file"
-                )
+                raise _total_fixed(path, ledger.total, create_total)
         session = LedgerSession(ledger, real, created)
         yield session
         if session.pending or created:
             ledger.entries.extend(session.pending)
             _write(ledger, path)
+
+
+def precheck(
+    path: str | os.PathLike[str],
+    events: Sequence[PrivacyEvent],
+    *,
+    create_total: Budget | None = None,
+) -> None:
+    """The checks of :func:`open_ledger` and ``reserve`` without the lock: a release that is
+    refused here is refused before any file (not even the lock file) is created.  Under the
+    lock :func:`open_ledger` checks again, against the ledger as it is then."""
+    real = _real_target(path)
+    if not real.exists():
+        if create_total is None:
+            read_ledger(path)
+        TightAccountant(create_total).check(*events)
+        return
+    ledger = read_ledger(path)
+    if create_total is not None and not _same_budget(create_total, ledger.total):
+        raise _total_fixed(path, ledger.total, create_total)
+    ledger.accountant().check(*events)
+
+
+def _total_fixed(path: str | os.PathLike[str], held: Budget, given: Budget) -> ConfigError:
+    return ConfigError(
+        f"{os.fspath(path)} already holds the total budget {held}; a total is fixed when the "
+        f"ledger is created ({given} given). Drop --total-epsilon/--total-delta, or use a new "
+        "ledger file"
+    )
 
 
 def _same_budget(a: Budget, b: Budget) -> bool:
@@ -294,25 +321,31 @@ def _same_budget(a: Budget, b: Budget) -> bool:
 def init_ledger(path: str | os.PathLike[str], total: Budget) -> BudgetLedger:
     """Create a ledger with ``total`` and no releases; InputError if ``path`` exists."""
     real = _real_target(path)
+    if total.epsilon == 0:
+        raise ConfigError("epsilon = 0 leaves nothing to spend; give ε > 0")
+    if real.exists():  # checked before the lock file is made, and again under the lock
+        raise _exists(path)
     with _locked(real, LOCK_TIMEOUT):
         if real.exists():
-            raise InputError(
-                f"{os.fspath(path)}: exists already; a ledger is never reset — show it with "
-                "'privlab dp budget show', or give a new file name"
-            )
-        if total.epsilon == 0:
-            raise ConfigError("--epsilon = 0 leaves nothing to spend; give ε > 0")
+            raise _exists(path)
         ledger = BudgetLedger(total)
         _write(ledger, path)
     return ledger
 
 
+def _exists(path: str | os.PathLike[str]) -> InputError:
+    return InputError(
+        f"{os.fspath(path)}: exists already; a ledger is never reset — show it with "
+        "'privlab dp budget show', or give a new file name"
+    )
+
+
 __all__ = [
-    "BudgetExceeded",
     "BudgetLedger",
     "LedgerEntry",
     "LedgerSession",
     "init_ledger",
     "open_ledger",
+    "precheck",
     "read_ledger",
 ]
