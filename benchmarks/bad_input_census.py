@@ -65,6 +65,7 @@ ENTRY_POINTS = (
     "graph attack sh",
     "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
     "dp node-degrees",
+    "dp budget init", "dp budget show",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -483,6 +484,101 @@ def cases() -> list[Case]:
         Case("dp release", "a sum of 10^13s (no overflow)",
              ["dp", "release", "{d}/big.csv", "-q", "sum:x:0:1e13", "-e", "1"], ok=True,
              setup=_write("big.csv", "x\n" + "10000000000000\n" * 2000)),
+    ]  # fmt: skip
+
+    # ---- dp release with per-query budgets and a budget ledger
+    ledger = ('{"privlab_budget_ledger": 1, "created": "t", "total": {"epsilon": 0.5, '
+              '"delta": 0.0}, "releases": []}')  # fmt: skip
+    with_ledger = _write("b.json", ledger)
+    out += _options("dp release", ["dp", "release", "{d}/people.csv", "-e", "1"], [
+        ("-q count@0", ["-q", "count@0"]), ("-q count@nan", ["-q", "count@nan"]),
+        ("-q count@x", ["-q", "count@x"]), ("-q @0.5", ["-q", "@0.5"]),
+        ("-q count@-1", ["-q", "count@-1"]),
+        ("@ε over --epsilon", ["-q", "count@0.7", "-q", "mean:age:0:100@0.7"]),
+        ("@ε leave nothing", ["-q", "count@1", "-q", "mean:age:0:100"]),
+        ("--total-epsilon without --budget-file", ["-q", "count", "--total-epsilon", "1"]),
+        ("--budget-file missing, no total", ["-q", "count", "--budget-file", "{d}/nope.json"]),
+        ("--total-epsilon 0", ["-q", "count", "--budget-file", "{d}/n.json",
+                               "--total-epsilon", "0"]),
+        ("--total-epsilon nan", ["-q", "count", "--budget-file", "{d}/n.json",
+                                 "--total-epsilon", "nan"]),
+        ("--total-delta 1", ["-q", "count", "--budget-file", "{d}/n.json",
+                             "--total-epsilon", "1", "--total-delta", "1"]),
+        ("--total-delta alone", ["-q", "count", "--budget-file", "{d}/n.json",
+                                 "--total-delta", "1e-6"]),
+        ("first release over the new total", ["-q", "count", "--budget-file", "{d}/n.json",
+                                              "--total-epsilon", "0.5"]),
+        ("--budget-file is the input", ["-q", "count", "--budget-file", "{d}/people.csv"]),
+        ("--budget-file a folder", ["-q", "count", "--budget-file", "{d}/mine"]),
+        ("--budget-file a table", ["-q", "count", "--budget-file", "{d}/data.csv"]),
+        ("--budget-file -", ["-q", "count", "--budget-file", "-"]),
+    ])  # fmt: skip
+    out += [
+        Case("dp release", "a release over the ledger's total", expect="over the total",
+             argv=["dp", "release", "{d}/people.csv", "-q", "count", "-e", "1", "--budget-file",
+                   "{d}/b.json"], setup=with_ledger),
+        Case("dp release", "another total for an existing ledger", expect="already holds",
+             argv=["dp", "release", "{d}/people.csv", "-q", "count", "-e", "0.1",
+                   "--budget-file", "{d}/b.json", "--total-epsilon", "9"], setup=with_ledger),
+        Case("dp release", "a ledger within its total", ok=True,
+             argv=["dp", "release", "{d}/people.csv", "-q", "count", "-e", "0.25",
+                   "--budget-file", "{d}/b.json"], setup=with_ledger),
+        Case("dp release", "--budget-file a device", root_only=True, expect="device",
+             argv=["dp", "release", "{d}/people.csv", "-q", "count", "-e", "0.1",
+                   "--budget-file", "{d}/dev", "--total-epsilon", "1"],
+             setup=_device("dev", 3)),
+    ]  # fmt: skip
+
+    # ---- dp budget init / show
+    out += _options("dp budget init", ["dp", "budget", "init"], [
+        ("no file", ["--epsilon", "1"]), ("no epsilon", ["{d}/n.json"]),
+        ("epsilon 0", ["{d}/n.json", "-e", "0"]), ("epsilon -1", ["{d}/n.json", "-e", "-1"]),
+        ("epsilon nan", ["{d}/n.json", "-e", "nan"]), ("epsilon inf", ["{d}/n.json", "-e", "inf"]),
+        ("epsilon text", ["{d}/n.json", "-e", "lots"]),
+        ("delta 1", ["{d}/n.json", "-e", "1", "--delta", "1"]),
+        ("delta -0.1", ["{d}/n.json", "-e", "1", "--delta", "-0.1"]),
+        ("delta nan", ["{d}/n.json", "-e", "1", "--delta", "nan"]),
+        ("an existing file", ["{d}/people.csv", "-e", "1"]),
+        ("a folder", ["{d}/mine", "-e", "1"]),
+        ("standard output", ["-", "-e", "1"]),
+        ("name too long", ["{d}/" + LONG + ".json", "-e", "1"]),
+        ("in a read-only folder", ["{d}/ro/b.json", "-e", "1"]),
+    ])  # fmt: skip
+    out += [
+        Case("dp budget init", "an existing ledger", ["dp", "budget", "init", "{d}/b.json", "-e",
+             "1"], setup=with_ledger, expect="exists already"),
+        Case("dp budget init", "a device", ["dp", "budget", "init", "{d}/dev", "-e", "1"],
+             setup=_device("dev", 3), root_only=True, expect="device"),
+    ]  # fmt: skip
+    show = ["dp", "budget", "show"]
+    bad_ledgers = {
+        "an empty file": "", "not JSON": "{{{", "a JSON list": "[1, 2]",
+        "another JSON object": '{"a": 1}',
+        "NaN in it": '{"privlab_budget_ledger": 1, "total": {"epsilon": NaN}}',
+        "a negative total": '{"privlab_budget_ledger": 1, "total": {"epsilon": -1}}',
+        "no total": '{"privlab_budget_ledger": 1}',
+        "releases not a list": '{"privlab_budget_ledger": 1, "total": {"epsilon": 1}, '
+                               '"releases": 3}',
+        "an entry without fields": '{"privlab_budget_ledger": 1, "total": {"epsilon": 1}, '
+                                   '"releases": [{}]}',
+        "an entry of an unknown kind": '{"privlab_budget_ledger": 1, "total": {"epsilon": 1}, '
+            '"releases": [{"time": "t", "query": "q", "input": "i", "mechanism": "m", '
+            '"kind": "magic", "epsilon": 1}]}',
+        "an entry with ε = -1": '{"privlab_budget_ledger": 1, "total": {"epsilon": 1}, '
+            '"releases": [{"time": "t", "query": "q", "input": "i", "mechanism": "m", '
+            '"kind": "pure", "epsilon": -1}]}',
+        "a version 2 ledger": '{"privlab_budget_ledger": 2, "total": {"epsilon": 1}}',
+    }  # fmt: skip
+    out += [Case("dp budget show", label, [*show, "{d}/bad.json"], setup=_write("bad.json", text))
+            for label, text in bad_ledgers.items()]  # fmt: skip
+    out += _options("dp budget show", show, [
+        ("no file", []), ("missing file", ["{d}/nope.json"]), ("a folder", ["{d}/mine"]),
+        ("a table", ["{d}/data.csv"]), ("binary garbage", ["{d}/bin.json"]),
+        ("name with markup [/] :smile:", ["{d}/a[/]b :smile:.json"]),
+    ])  # fmt: skip
+    out += [
+        Case("dp budget show", "a valid ledger", [*show, "{d}/b.json"], ok=True,
+             setup=with_ledger),
     ]  # fmt: skip
 
     # ---- dp above-threshold
@@ -1218,6 +1314,8 @@ def cases() -> list[Case]:
         **{(f"graph attack {name}", "seeds file of unknown nodes"):
            _write("s.csv", "aux,san\n999,1000\n") for name in ("propagate", *seeded_options)},
         ("demo", "-o in a read-only folder"): _read_only("ro"),
+        ("dp budget init", "in a read-only folder"): _read_only("ro"),
+        ("dp budget show", "binary garbage"): _write("bin.json", BINARY),
     }  # fmt: skip
     for case in out:
         case.setup = late.get((case.command, case.label), case.setup)
