@@ -104,3 +104,19 @@ def test_ledger_options_need_each_other(people, tmp_path):
     r = _run("dp", "release", people, "-q", "count", "-e", "1", "--budget-file", missing)
     assert r.exit_code == 2 and "budget init" in r.output and not missing.exists()
     assert not (tmp_path / "none.json.lock").exists()
+
+
+def test_gaussian_releases_are_recorded_with_their_delta(people, tmp_path):
+    ledger = tmp_path / "b.json"
+    args = ["dp", "release", people, "-q", "count", "-q", "histogram:age", "--bins",
+            "age=0:100:10", "-e", "0.5", "--delta", "2e-7", "--budget-file", ledger]  # fmt: skip
+    first = _run(*args, "--total-epsilon", "1", "--total-delta", "1e-6")
+    assert first.exit_code == 0, first.output
+    entries = json.loads(ledger.read_text())["releases"]
+    assert [e["kind"] for e in entries] == ["approximate", "approximate"]
+    assert [e["delta"] for e in entries] == pytest.approx([1e-7, 1e-7])
+    assert {e["mechanism"] for e in entries} == {"discrete_gaussian"}
+    # a total δ of 0 cannot hold a δ > 0 release: refused, nothing created
+    zero = tmp_path / "zero.json"
+    r = _run(*args[:-1], zero, "--total-epsilon", "5")
+    assert r.exit_code == 2 and "δ" in r.output and not zero.exists()
