@@ -397,8 +397,13 @@ class TightAccountant:
         after_events = [*self.events, *_events(new)]
         try:
             after = self.bound(after_events)
-        except BudgetExceeded as exc:
-            raise BudgetExceeded(f"{_labels(new)} refused: {exc}") from None
+        except BudgetExceeded:
+            raise BudgetExceeded(
+                f"{_labels(new)} refused: with it the ledger's δ would be "
+                f"{basic(after_events).delta:g} by basic composition, over the total δ = "
+                f"{self.total.delta:g}, and no tighter method bounds it; lower the releases' "
+                "δ, or use a budget with a larger total δ"
+            ) from None
         if not _le(after.epsilon, self.total.epsilon):
             before = self.bound()
             raise BudgetExceeded(
