@@ -106,6 +106,8 @@ events = st.lists(
     st.one_of(
         st.builds(pure_event, st.floats(0.01, 1.0), count=st.integers(1, 5)),
         st.builds(laplace_event, st.floats(1.0, 50.0), count=st.integers(1, 5)),
+        st.builds(pure_event, st.floats(0.01, 2.0), sampling_rate=st.floats(0.01, 1.0)),
+        st.builds(laplace_event, st.floats(0.5, 20.0), sampling_rate=st.floats(0.01, 1.0)),
         st.builds(PrivacyEvent, st.just("approximate"), st.floats(0.01, 1.0), st.floats(0, 1e-7)),
         st.builds(zcdp_event, st.floats(1e-3, 0.5), st.just(1e-7)),
     ),
@@ -118,7 +120,7 @@ events = st.lists(
 @settings(max_examples=30, deadline=None)
 def test_tight_is_never_above_basic(ledger, delta):
     got = compose(ledger, delta, value_discretization_interval=1e-3)
-    basic = sum(e.count * e.epsilon for e in ledger)
+    basic = sum(e.count * e.amplified.epsilon for e in ledger)
     if got.basic.delta <= delta:
         assert got.epsilon <= basic * (1 + 1e-12)
         # the PLD bound itself (not only the minimum) is within its discretisation of basic
