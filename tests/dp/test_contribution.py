@@ -91,7 +91,9 @@ def test_kept_rows_are_a_uniform_subset():
 
 def test_bounding_a_polars_frame_keeps_its_columns():
     frame = pl.DataFrame({"u": ["a"] * 5 + ["b"], "g": ["x", "y", "y", "z", "z", "x"]})
-    kept = bound_contributions(frame, ContributionBounds("u", 1, 2), ["g"], np.random.default_rng(1))
+    kept = bound_contributions(
+        frame, ContributionBounds("u", 1, 2), ["g"], np.random.default_rng(1)
+    )
     assert kept.columns == ["u", "g"]
     assert kept.filter(pl.col("u") == "a").height == 2  # 2 of a's 3 groups, 1 row each
     assert kept.filter(pl.col("u") == "b").height == 1
