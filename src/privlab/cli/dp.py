@@ -21,6 +21,7 @@ import numpy as np
 import typer
 from rich.table import Table
 
+from privlab.cli import dp_groupby as grouped
 from privlab.cli.common import (
     Quiet,
     QuietLong,
@@ -57,10 +58,14 @@ DELIM_OPT = typer.Option(None, "--delimiter", help="Field delimiter (default: sn
 SEED_HELP = "Fixed {} seed: INSECURE, for tests and demos only (default: fresh secure randomness)."
 
 QUERY_HELP = (
-    "A query (repeatable): count | histogram:COL | sum:COL:LOW:HIGH | mean:COL:LOW:HIGH. "
+    "A query (repeatable): count | histogram:COL | sum:COL:LOW:HIGH | mean:COL:LOW:HIGH | "
+    "variance:COL:LOW:HIGH | std:COL:LOW:HIGH (variance and std: grouped releases). "
     "Histogram bins come from --bins COL=a,b,c (categories) or --bins COL=LOW:HIGH:WIDTH "
     "(numeric intervals [LOW, LOW+WIDTH), ...)."
 )
+
+
+BOUNDED_KINDS = ("sum", "mean", "variance", "std")
 
 
 @dataclass(frozen=True)
@@ -82,20 +87,21 @@ class Query:
 
 
 def parse_query(text: str) -> Query:
-    """Parse ``count``, ``histogram:COL``, ``sum:COL:LOW:HIGH`` or ``mean:COL:LOW:HIGH``."""
+    """Parse ``count``, ``histogram:COL``, or ``KIND:COL:LOW:HIGH`` for a sum, mean, variance
+    or std."""
     parts = text.split(":")
     kind = parts[0].strip().lower()
     if kind == "count" and len(parts) == 1:
         return Query("count")
     if kind == "histogram" and len(parts) == 2 and parts[1]:
         return Query("histogram", parts[1])
-    if kind in ("sum", "mean") and len(parts) == 4 and parts[1]:
+    if kind in BOUNDED_KINDS and len(parts) == 4 and parts[1]:
         try:
             low, high = float(parts[2]), float(parts[3])
         except ValueError:
             raise ConfigError(f"--query {text!r}: LOW and HIGH must be numbers") from None
         return Query(kind, parts[1], low, high)
-    if kind in ("sum", "mean"):
+    if kind in BOUNDED_KINDS:
         raise ConfigError(
             f"--query {text!r}: a {kind} needs clamping bounds fixed in advance, "
             f"{kind}:COL:LOW:HIGH (each value is clamped to [LOW, HIGH]; the noise scales "
@@ -214,11 +220,35 @@ def release(
     json_out: bool = typer.Option(False, "--json", help="Print the releases as JSON."),
     non_private_diagnostics: NonPrivateDiagnostics = False,
     quiet: QuietLong = False,
+    groupby: list[str] = grouped.GROUPBY_OPT,
+    privacy_unit: str | None = grouped.UNIT_OPT,
+    max_rows_per_unit: int | None = grouped.MAX_ROWS_OPT,
+    max_groups_per_unit: int | None = grouped.MAX_GROUPS_OPT,
+    keys: Path | None = grouped.KEYS_OPT,
+    key: list[str] = grouped.KEY_OPT,
+    mechanism: str | None = grouped.MECHANISM_OPT,
+    output: Path | None = grouped.OUTPUT_OPT,
 ) -> None:
-    """Answer queries with differential privacy on one (ε, δ) budget split evenly."""
+    """Answer queries with differential privacy on one (ε, δ) budget split evenly.
+
+    With --groupby, --privacy-unit or -o: one row per group, each unit's contribution
+    bounded, public keys (--keys/--key) or DP partition selection (privlab.dp.groupby).
+    """
     eps = check_epsilon(epsilon, "--epsilon")
     dlt = check_delta(delta, "--delta")
     queries = [parse_query(q) for q in query]
+    grouped_options = {
+        "groupby": groupby, "privacy_unit": privacy_unit, "max_rows": max_rows_per_unit,
+        "max_groups": max_groups_per_unit, "keys_file": keys, "key": key,
+        "mechanism": mechanism, "output": output,
+    }  # fmt: skip
+    if grouped.wants_grouped(queries, **grouped_options):
+        grouped.run(
+            input=input, queries=queries, epsilon=eps, delta=dlt, **grouped_options,
+            delimiter=delimiter, names=column_names(columns), sheet=sheet, seed=seed,
+            json_out=json_out, non_private_diagnostics=non_private_diagnostics,
+        )  # fmt: skip
+        return
     bin_specs = parse_bins(bins)
     names = column_names(columns)
     with spinner(f"reading {input.name} …"):
