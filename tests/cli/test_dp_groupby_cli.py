@@ -104,7 +104,7 @@ def test_keys_file_and_a_variance_without_groups(visits):
         (["-q", "count", "--max-rows-per-unit", "2"], "without a privacy unit"),
         (["-q", "count", "--privacy-unit", "person"], "--max-rows-per-unit"),
         (["-q", "count", "--groupby", "region", "--key", "region=a", "--mechanism", "gaussian"],
-         "needs delta > 0"),
+         "needs --delta > 0"),
         (["-q", "histogram:region", "--groupby", "region"], "--groupby region -q count"),
         (["-q", "count", "--groupby", "region", "--key", "region"], "COL=a,b,c"),
         (["-q", "count", "--groupby", "region,region", "--delta", "1e-6"], "distinct"),

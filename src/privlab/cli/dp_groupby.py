@@ -24,37 +24,33 @@ from privlab.errors import ConfigError, InputError
 from privlab.io.delimited import numeric_column, read_table, write_table
 from privlab.io.outputs import Output
 
-GROUPBY_OPT = typer.Option(
-    [], "--groupby", help="Group-by columns: a,b or repeat the option (one row per group).",
-    show_default=False,
+
+def _option(default: Any, name: str, text: str, *aliases: str) -> Any:
+    return typer.Option(default, name, *aliases, help=text, show_default=False)
+
+
+GROUPBY_OPT = _option([], "--groupby", "Group-by columns: a,b or repeat the option.")
+UNIT_OPT, MAX_ROWS_OPT, MAX_GROUPS_OPT, KEYS_OPT = (
+    _option(None, name, text)
+    for name, text in (
+        ("--privacy-unit", "The column naming whom DP protects (a person with many rows); "
+         "default: one row is one person."),
+        ("--max-rows-per-unit", "With --privacy-unit: the most rows a unit keeps per group "
+         "(chosen uniformly at random)."),
+        ("--max-groups-per-unit", "With --privacy-unit and --groupby: the most groups a unit "
+         "keeps (chosen uniformly at random)."),
+        ("--keys", "Public group keys: a table file with the --groupby columns. Without "
+         "--keys/--key the keys are private: groups are chosen by DP partition selection "
+         "(needs --delta)."),
+    )
 )  # fmt: skip
-UNIT_OPT = typer.Option(
-    None, "--privacy-unit", help="The column naming whom DP protects (a person with many rows); "
-    "default: one row is one person.",
-)  # fmt: skip
-MAX_ROWS_OPT = typer.Option(
-    None, "--max-rows-per-unit", help="With --privacy-unit: the most rows a unit keeps per group "
-    "(chosen uniformly at random).",
-)  # fmt: skip
-MAX_GROUPS_OPT = typer.Option(
-    None, "--max-groups-per-unit", help="With --privacy-unit and --groupby: the most groups a unit "
-    "keeps (chosen uniformly at random).",
-)  # fmt: skip
-KEYS_OPT = typer.Option(
-    None, "--keys", help="Public group keys: a table file with the --groupby columns. Without "
-    "--keys/--key the keys are private: groups are chosen by DP partition selection (needs "
-    "--delta).",
-)  # fmt: skip
-KEY_OPT = typer.Option(
-    [], "--key", help="Public keys of one group-by column, COL=a,b,c (repeatable; crossed).",
-    show_default=False,
-)  # fmt: skip
-MECHANISM_OPT = typer.Option(
-    None, "--mechanism", help="laplace (pure ε; the default) or gaussian (ρ-zCDP, needs --delta).",
-)  # fmt: skip
-OUTPUT_OPT = typer.Option(
-    None, "--output", "-o", help="Write the grouped results (.csv or .parquet; - for stdout).",
-)  # fmt: skip
+KEY_OPT = _option([], "--key", "Public keys of one group-by column, COL=a,b,c (repeatable).")
+MECHANISM_OPT = _option(
+    None, "--mechanism", "laplace (pure ε; the default) or gaussian (ρ-zCDP, needs --delta)."
+)
+OUTPUT_OPT = _option(
+    None, "--output", "Write the grouped results (.csv or .parquet; - for stdout).", "-o"
+)
 
 GROUPED_ONLY = ("variance", "std")
 
@@ -144,17 +140,12 @@ def run(
     source = str(input)
     needed = [*by, *([privacy_unit] if privacy_unit else [])]
     needed += [a.column for a in aggregations if a.column]
-    missing = [c for c in dict.fromkeys(needed) if c not in frame.columns]
-    if missing:
-        raise InputError(f"{source}: no column(s) {missing}; the columns are {frame.columns}")
+    _require(frame.columns, list(dict.fromkeys(needed)), source, "")
     if keys_file is not None:
         key_frame = read_table(keys_file)
-        absent = [c for c in by if c not in key_frame.columns]
-        if absent:
-            raise InputError(
-                f"{keys_file}: no column(s) {absent}; the key file needs the --groupby columns "
-                f"{by} (it has {key_frame.columns})"
-            )
+        _require(
+            key_frame.columns, by, str(keys_file), "; the key file needs the --groupby columns"
+        )
         keys = key_frame.select(by)
     rows_read = frame.height
     value_columns = dict.fromkeys(a.column for a in aggregations if a.column)
@@ -188,9 +179,16 @@ def run(
         note("--seed given: the noise is reproducible, hence NOT private.", "warning")
 
 
+def _require(columns: list[str], wanted: list[str], where: str, why: str) -> None:
+    absent = [c for c in wanted if c not in columns]
+    if absent:
+        raise InputError(f"{where}: no column(s) {absent}{why}; the columns are {columns}")
+
+
 _OPTION_NAMES = {
     "max_rows_per_unit": "--max-rows-per-unit", "max_groups_per_unit": "--max-groups-per-unit",
-    "privacy_unit": "--privacy-unit", "keys:": "--keys/--key:",
+    "privacy_unit": "--privacy-unit", "keys:": "--keys/--key:", "mechanism =": "--mechanism =",
+    "needs delta > 0": "needs --delta > 0",
 }  # fmt: skip
 
 

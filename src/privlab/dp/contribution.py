@@ -95,21 +95,20 @@ def check_bounds(
             if value is not None and value != 1:
                 raise ConfigError(
                     f"{name} = {value!r} without a privacy unit: each row is one person, so "
-                    "this bound is 1; name the unit's column with privacy_unit "
-                    "(--privacy-unit COL)"
+                    "this bound is 1; name the unit's column with privacy_unit"
                 )
         return ContributionBounds(None, 1, 1)
     if max_rows is None:
         raise ConfigError(
-            f"privacy_unit = {unit!r} needs max_rows_per_unit (--max-rows-per-unit N): the "
+            f"privacy_unit = {unit!r} needs max_rows_per_unit: the "
             "noise is calibrated to the most rows one unit may contribute to a group"
         )
     rows = _positive(max_rows, "max_rows_per_unit")
     if max_groups is None:
         if grouped:
             raise ConfigError(
-                f"privacy_unit = {unit!r} with a group-by needs max_groups_per_unit "
-                "(--max-groups-per-unit G): the most groups one unit may contribute to"
+                f"privacy_unit = {unit!r} with a group-by needs max_groups_per_unit: "
+                "the most groups one unit may contribute to"
             )
         groups = 1
     else:

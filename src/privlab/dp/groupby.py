@@ -101,20 +101,20 @@ class Aggregation:
     """One aggregation inside each group.  Bounds are required for all but ``count`` and
     must be fixed without looking at the data."""
 
-    kind: str
-    column: str | None = None
-    low: float | None = None
-    high: float | None = None
-    quantile: float | None = None
-    epsilon: float | None = None
+    kind: str  #: one of KINDS
+    column: str | None = None  #: the values (None for count)
+    low: float | None = None  #: clamping bounds, required for all but count,
+    high: float | None = None  #: never derived from the data
+    quantile: float | None = None  #: for kind "quantile"
+    epsilon: float | None = None  #: its own ε; None: an even share of the rest
 
     @property
     def name(self) -> str:
+        """The result column: ``count``, ``sum(income)``, ``quantile0.9(income)``, ..."""
         if self.kind == "count":
             return "count"
-        if self.kind == "quantile":
-            return f"quantile{self.quantile:g}({self.column})"
-        return f"{self.kind}({self.column})"
+        q = f"{self.quantile:g}" if self.kind == "quantile" else ""
+        return f"{self.kind}{q}({self.column})"
 
 
 @dataclass(frozen=True)

@@ -65,14 +65,14 @@ class PartitionSelection:
     the probability that a group holding one unit is released (≤ δ/Δ₀).
     """
 
-    mechanism: str
-    max_groups: int
-    delta: float
+    mechanism: str  #: "laplace" or "gaussian"
+    max_groups: int  #: Δ₀, the most groups one unit is in
+    delta: float  #: the δ of the threshold
     scale: float
-    threshold: int
+    threshold: int  #: τ: released when the noisy unit count ≥ τ
     single_unit: float
-    epsilon: float | None = None
-    rho: float | None = None
+    epsilon: float | None = None  #: of the Laplace counts
+    rho: float | None = None  #: of the Gaussian counts
     _exact: Fraction | None = None  #: the scale (b) or σ² actually sampled with
 
     def to_dict(self) -> dict[str, Any]:
