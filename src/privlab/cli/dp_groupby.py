@@ -29,27 +29,34 @@ def _option(default: Any, name: str, text: str, *aliases: str) -> Any:
     return typer.Option(default, name, *aliases, help=text, show_default=False)
 
 
-GROUPBY_OPT = _option([], "--groupby", "Group-by columns: a,b or repeat the option.")
+GROUPBY_OPT = _option(
+    [], "--groupby", "Group-by columns: a,b or repeat the option (default: none, one group)."
+)
 UNIT_OPT, MAX_ROWS_OPT, MAX_GROUPS_OPT, KEYS_OPT = (
     _option(None, name, text)
     for name, text in (
         ("--privacy-unit", "The column naming whom DP protects (a person with many rows); "
          "default: one row is one person."),
         ("--max-rows-per-unit", "With --privacy-unit: the most rows a unit keeps per group "
-         "(chosen uniformly at random)."),
+         "(chosen uniformly at random); required with it."),
         ("--max-groups-per-unit", "With --privacy-unit and --groupby: the most groups a unit "
-         "keeps (chosen uniformly at random)."),
+         "keeps (chosen uniformly at random); required with both."),
         ("--keys", "Public group keys: a table file with the --groupby columns. Without "
-         "--keys/--key the keys are private: groups are chosen by DP partition selection "
-         "(needs --delta)."),
+         "--keys/--key (the default) the keys are private: groups are chosen by DP "
+         "partition selection (needs --delta)."),
     )
 )  # fmt: skip
-KEY_OPT = _option([], "--key", "Public keys of one group-by column, COL=a,b,c (repeatable).")
+KEY_OPT = _option(
+    [], "--key", "Public keys of one group-by column, COL=a,b,c (repeatable; default: see --keys)."
+)
 MECHANISM_OPT = _option(
     None, "--mechanism", "laplace (pure ε; the default) or gaussian (ρ-zCDP, needs --delta)."
 )
 OUTPUT_OPT = _option(
-    None, "--output", "Write the grouped results (.csv or .parquet; - for stdout).", "-o"
+    None,
+    "--output",
+    "Write the grouped results (.csv or .parquet; - for stdout); without it: shown only.",
+    "-o",
 )
 
 GROUPED_ONLY = ("variance", "std")
