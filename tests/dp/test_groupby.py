@@ -250,3 +250,14 @@ def test_integer_sums_stay_exact_integers():
     )
     value = release.frame["sum(x)"][0]
     assert isinstance(value, int) and abs(value - 3000 * big) <= 10**7
+
+
+def test_a_missing_key_is_a_group_and_empty_data_releases_no_private_group():
+    frame = pl.DataFrame({"g": ["a"] * 500 + [None] * 500, "x": [1.0] * 1000})
+    release = grouped_release(frame, by=["g"], aggregations=[COUNT], epsilon=1, delta=1e-6, seed=2)
+    assert release.frame["g"].to_list() == ["a", None]  # sorted, the missing key last
+    empty = frame.clear()
+    private = grouped_release(empty, by=["g"], aggregations=[COUNT], epsilon=1, delta=1e-6)
+    assert private.frame.height == 0 and private.frame.columns == ["g", "count"]
+    public = grouped_release(empty, by=["g"], aggregations=[COUNT], epsilon=1, keys={"g": ["a"]})
+    assert public.frame["g"].to_list() == ["a"]

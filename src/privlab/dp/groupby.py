@@ -520,7 +520,7 @@ def grouped_release(
         groups = key_frame
     else:
         codes, groups = dense_codes(frame, by)
-    n_groups = max(1, groups.height)
+    n_groups = groups.height if by else 1
     units = unit_codes(frame[privacy_unit]) if privacy_unit is not None else None
     kept = bound_codes(units, codes, n_groups, bounds, rng)
     rows = kept.rows
