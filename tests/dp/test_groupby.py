@@ -8,6 +8,8 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from privlab.dp.groupby import Aggregation, grouped_release, rho_for
 from privlab.errors import ConfigError, InputError
@@ -261,3 +263,26 @@ def test_a_missing_key_is_a_group_and_empty_data_releases_no_private_group():
     assert private.frame.height == 0 and private.frame.columns == ["g", "count"]
     public = grouped_release(empty, by=["g"], aggregations=[COUNT], epsilon=1, keys={"g": ["a"]})
     assert public.frame["g"].to_list() == ["a"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=0, max_size=40),
+    st.floats(-100, 100),
+    st.floats(0.5, 200),
+    st.floats(0.01, 10),
+    st.integers(0, 2**32),
+)
+def test_released_means_variances_and_stds_stay_in_their_ranges(values, low, width, eps, seed):
+    """Whatever the data and the noise: mean ∈ [L, U], variance ∈ [0, ((U − L)/2)²],
+    std = √variance (post-processing of the noisy figures)."""
+    high = low + width
+    frame = pl.DataFrame({"g": [i % 3 for i in range(len(values))], "x": values},
+                         schema={"g": pl.Int64, "x": pl.Float64})  # fmt: skip
+    aggs = [Aggregation(k, "x", low, high) for k in ("mean", "variance", "std")]
+    out = grouped_release(
+        frame, by=["g"], aggregations=aggs, epsilon=eps, keys={"g": [0, 1, 2]}, seed=seed
+    ).frame
+    assert ((out["mean(x)"] >= low) & (out["mean(x)"] <= high)).all()
+    assert ((out["variance(x)"] >= 0) & (out["variance(x)"] <= (width / 2) ** 2 + 1e-9)).all()
+    assert (out["std(x)"] <= width / 2 + 1e-9).all()
