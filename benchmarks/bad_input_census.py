@@ -485,6 +485,49 @@ def cases() -> list[Case]:
              ["dp", "release", "{d}/big.csv", "-q", "sum:x:0:1e13", "-e", "1"], ok=True,
              setup=_write("big.csv", "x\n" + "10000000000000\n" * 2000)),
     ]  # fmt: skip
+    # ---- dp release, grouped (--groupby, --privacy-unit, --keys/--key, -o)
+    grp = [*rel, "-q", "count"]
+    pub = ["--groupby", "sex", "--key", "sex=F,M"]
+    unit = ["--privacy-unit", "age", "--max-rows-per-unit", "1"]
+    out += _options("dp release", grp, [
+        ("private keys with delta 0", ["--groupby", "sex"]),
+        ("groupby a missing column", ["--groupby", "nope", "--delta", "1e-6"]),
+        ("groupby a column twice", ["--groupby", "sex,sex", "--delta", "1e-6"]),
+        ("privacy unit a missing column", ["--privacy-unit", "nope", "--max-rows-per-unit", "1"]),
+        ("privacy unit without max rows", ["--privacy-unit", "age"]),
+        ("max rows 0", ["--privacy-unit", "age", "--max-rows-per-unit", "0"]),
+        ("max rows 10^7", ["--privacy-unit", "age", "--max-rows-per-unit", "10000000"]),
+        ("max rows without a unit", ["--max-rows-per-unit", "2"]),
+        ("max groups without a unit", [*pub, "--max-groups-per-unit", "2"]),
+        ("unit and groups without max groups", ["--groupby", "sex", *unit, "--delta", "1e-6"]),
+        ("--key without --groupby", ["--key", "sex=F,M"]),
+        ("--key without values", ["--groupby", "sex", "--key", "sex"]),
+        ("--key of another column", ["--groupby", "sex", "--key", "age=1,2"]),
+        ("--key values repeated", ["--groupby", "sex", "--key", "sex=F,F"]),
+        ("--keys file missing", ["--groupby", "sex", "--keys", "{d}/nope.csv"]),
+        ("--keys file without the column", ["--groupby", "sex", "--keys", "{d}/zip.csv"]),
+        ("--keys and --key both", [*pub, "--keys", "{d}/people.csv"]),
+        ("mechanism unknown", [*pub, "--mechanism", "cauchy"]),
+        ("gaussian without delta", [*pub, "--mechanism", "gaussian"]),
+        ("variance without bounds", [*pub, "-q", "variance:income"]),
+        ("std of a text column", [*pub, "-q", "std:sex:0:1"]),
+        ("histogram in a grouped release", [*pub, "-q", "histogram:sex"]),
+        ("-o over the input", [*pub, "-o", "{d}/people.csv"]),
+        ("-o - with --json", [*pub, "-o", "-", "--json"]),
+        ("-o into a folder", [*pub, "-o", "{d}/mine"]),
+    ])  # fmt: skip
+    out += [
+        Case("dp release", "grouped: a private text in a numeric column",
+             ["dp", "release", "{d}/s.csv", "-q", "mean:income:0:10000", *pub, "-e", "1"],
+             setup=_with_secret("people.csv", "s.csv", "income", SECRET, ","), secret=SECRET),
+        Case("dp release", "grouped: a one-person group under private keys stays hidden",
+             ["dp", "release", "{d}/s.csv", "-q", "count", "--groupby", "sex", "--delta",
+              "1e-9", "-e", "1", "-o", "{d}/res.csv"], ok=True, secret=SECRET,
+             setup=_with_secret("people.csv", "s.csv", "sex", SECRET, ",")),
+        Case("dp release", "grouped: per unit, to Parquet",
+             ["dp", "release", "{d}/people.csv", "-q", "sum:income:0:7000", *pub, *unit,
+              "--max-groups-per-unit", "1", "-e", "1", "-o", "{d}/res.parquet"], ok=True),
+    ]  # fmt: skip
 
     # ---- dp release with per-query budgets and a budget ledger
     ledger = ('{"privlab_budget_ledger": 1, "created": "t", "total": {"epsilon": 0.5, '

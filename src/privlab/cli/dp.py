@@ -21,6 +21,7 @@ import numpy as np
 import typer
 from rich.table import Table
 
+from privlab.cli import dp_groupby as grouped
 from privlab.cli.common import (
     Quiet,
     QuietLong,
@@ -57,11 +58,15 @@ DELIM_OPT = typer.Option(None, "--delimiter", help="Field delimiter (default: sn
 SEED_HELP = "Fixed {} seed: INSECURE, for tests and demos only (default: fresh secure randomness)."
 
 QUERY_HELP = (
-    "A query (repeatable): count | histogram:COL | sum:COL:LOW:HIGH | mean:COL:LOW:HIGH. "
+    "A query (repeatable): count | histogram:COL | sum:COL:LOW:HIGH | mean:COL:LOW:HIGH | "
+    "variance:COL:LOW:HIGH | std:COL:LOW:HIGH (variance and std: grouped releases). "
     "Histogram bins come from --bins COL=a,b,c (categories) or --bins COL=LOW:HIGH:WIDTH "
     "(numeric intervals [LOW, LOW+WIDTH), ...). QUERY@EPS gives the query its own ε; the "
     "others share the rest of --epsilon evenly."
 )
+
+
+BOUNDED_KINDS = ("sum", "mean", "variance", "std")
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,7 @@ class Query:
     column: str | None = None
     low: float | None = None
     high: float | None = None
+    epsilon: float | None = None  # its own ε (QUERY@EPS); None: a share of the rest
 
     @property
     def label(self) -> str:
@@ -83,20 +89,21 @@ class Query:
 
 
 def parse_query(text: str) -> Query:
-    """Parse ``count``, ``histogram:COL``, ``sum:COL:LOW:HIGH`` or ``mean:COL:LOW:HIGH``."""
+    """Parse ``count``, ``histogram:COL``, or ``KIND:COL:LOW:HIGH`` for a sum, mean, variance
+    or std."""
     parts = text.split(":")
     kind = parts[0].strip().lower()
     if kind == "count" and len(parts) == 1:
         return Query("count")
     if kind == "histogram" and len(parts) == 2 and parts[1]:
         return Query("histogram", parts[1])
-    if kind in ("sum", "mean") and len(parts) == 4 and parts[1]:
+    if kind in BOUNDED_KINDS and len(parts) == 4 and parts[1]:
         try:
             low, high = float(parts[2]), float(parts[3])
         except ValueError:
             raise ConfigError(f"--query {text!r}: LOW and HIGH must be numbers") from None
         return Query(kind, parts[1], low, high)
-    if kind in ("sum", "mean"):
+    if kind in BOUNDED_KINDS:
         raise ConfigError(
             f"--query {text!r}: a {kind} needs clamping bounds fixed in advance, "
             f"{kind}:COL:LOW:HIGH (each value is clamped to [LOW, HIGH]; the noise scales "
@@ -230,13 +237,44 @@ def release(
     total_delta: float | None = typer.Option(
         None, "--total-delta", help="Total δ of a --budget-file created by this run (default 0)."
     ),
+    groupby: list[str] = grouped.GROUPBY_OPT,
+    privacy_unit: str | None = grouped.UNIT_OPT,
+    max_rows_per_unit: int | None = grouped.MAX_ROWS_OPT,
+    max_groups_per_unit: int | None = grouped.MAX_GROUPS_OPT,
+    keys: Path | None = grouped.KEYS_OPT,
+    key: list[str] = grouped.KEY_OPT,
+    mechanism: str | None = grouped.MECHANISM_OPT,
+    output: Path | None = grouped.OUTPUT_OPT,
 ) -> None:
-    """Answer queries with differential privacy on one (ε, δ) budget (QUERY@EPS or even split)."""
+    """Answer queries with differential privacy on one (ε, δ) budget (QUERY@EPS or even split).
+
+    With --groupby, --privacy-unit or -o: one row per group, each unit's contribution
+    bounded, public keys (--keys/--key) or DP partition selection (privlab.dp.groupby).
+    """
+    from types import SimpleNamespace
+
     from privlab.cli.dp_budget import charged, name_mechanisms, plan_queries
 
     eps = check_epsilon(epsilon, "--epsilon")
     dlt = check_delta(delta, "--delta")
     plan = plan_queries(query, eps, dlt)
+    queries = [q for q, _, _ in plan]
+    grouped_options = {
+        "groupby": groupby, "privacy_unit": privacy_unit, "max_rows": max_rows_per_unit,
+        "max_groups": max_groups_per_unit, "keys_file": keys, "key": key,
+        "mechanism": mechanism, "output": output,
+    }  # fmt: skip
+    if grouped.wants_grouped(queries, **grouped_options):
+        # the grouped release spends at most (ε, δ) in all (partition selection included):
+        # the ledger is charged that whole budget, before any noise is drawn
+        whole = SimpleNamespace(label="grouped: " + ", ".join(q.label for q in queries))
+        with charged(budget_file, total_epsilon, total_delta, [(whole, eps, dlt)], input):
+            grouped.run(
+                input=input, queries=queries, epsilon=eps, delta=dlt, **grouped_options,
+                delimiter=delimiter, names=column_names(columns), sheet=sheet, seed=seed,
+                json_out=json_out, non_private_diagnostics=non_private_diagnostics,
+            )  # fmt: skip
+        return
     bin_specs = parse_bins(bins)
     names = column_names(columns)
     with spinner(f"reading {input.name} …"):

@@ -76,7 +76,10 @@ def plan_queries(
         )
     share = (epsilon - given) / len(free) if free else 0.0
     d = delta / len(queries)
-    return [(q, eps if eps is not None else share, d) for _, q, eps in queries]
+    return [
+        (replace(q, epsilon=eps), eps, d) if eps is not None else (q, share, d)
+        for _, q, eps in queries
+    ]
 
 
 # ---------------------------------------------------------------------------- the ledger
