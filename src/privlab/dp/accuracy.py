@@ -40,8 +40,9 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -60,10 +61,12 @@ EXACT_SIGMA = 1e5
 
 def check_confidence(confidence: float, name: str = "confidence") -> float:
     """Confidence level 1 − α as a float in (0, 1); ConfigError otherwise."""
-    value = check_number_in(confidence, name, 0.0, 1.0, low_open=True, hint="e.g. 0.95")
-    if value >= 1:
-        raise ConfigError(f"{name} = {confidence!r}: give a level below 1 (e.g. 0.95)")
-    return value
+    ok = not isinstance(confidence, bool) and isinstance(confidence, Real)
+    if not (ok and 0 < confidence < 1):  # False for NaN
+        raise ConfigError(
+            f"{name} = {confidence!r}: give a confidence level strictly between 0 and 1 (e.g. 0.95)"
+        )
+    return float(confidence)
 
 
 @dataclass(frozen=True)
@@ -358,16 +361,188 @@ def mean_error_bound(
     return min(width, (sum_margin + max(abs(low), abs(high)) * count_margin) / (n - count_margin))
 
 
+# ---------------------------------------------------------------------------- planning
+PLAN_KINDS = ("count", "histogram", "sum", "mean")
+PLAN_MECHANISMS = ("laplace", "gaussian")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The ± error of one query at a confidence level, for a given ε (or the ε found)."""
+
+    query: str
+    mechanism: str
+    epsilon: float
+    delta: float
+    confidence: float
+    error: float
+    l1_sensitivity: float
+    l2_sensitivity: float
+    noise: dict[str, Any]
+    n: int | None = None
+    rows_per_unit: int = 1
+    groups_per_unit: int = 1
+    target_error: float | None = None
+    epsilon_below: float | None = None  # a slightly smaller ε whose error exceeds the target
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        out["cost"] = "none: planning reads no data"
+        return out
+
+
+def _plan_noise(
+    kind: str, integer: bool, l1: float, l2: float, epsilon: float, delta: float
+) -> tuple[str, Noise]:
+    """(mechanism, noise) exactly as privlab's own mechanism would use them.
+
+    The mechanism is called on the value 0 (the value drawn is discarded) and its accuracy
+    record read back, so the plan and a release can never disagree on the noise.
+    """
+    from privlab.dp.mechanisms import gaussian, laplace
+
+    zero: Any = np.int64(0) if integer else 0.0
+    if delta > 0:
+        release = gaussian(zero, l2, epsilon, delta, seed=0)
+    else:
+        release = laplace(zero, l1, epsilon, seed=0)
+    return release.mechanism, Noise.from_record(release.accuracy)
+
+
+def query_error(
+    kind: str,
+    epsilon: float,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    delta: float = 0.0,
+    mechanism: str | None = None,
+    confidence: float = CONFIDENCE,
+    n: int | None = None,
+    rows_per_unit: int = 1,
+    groups_per_unit: int = 1,
+) -> Plan:
+    """The ± error at ``confidence`` of a count / histogram / clamped sum / clamped mean.
+
+    Sensitivities: base 1 (count, histogram cell) or max(|low|, |high|) (sum); times
+    ``rows_per_unit`` R; with ``groups_per_unit`` G, L1 = G·R·base and L2 = √G·R·base (a
+    unit adds at most R rows to each of at most G groups — also valid when R bounds its
+    rows in total).  Integers (count, histogram, a sum with integer bounds) get the exact
+    geometric / discrete Gaussian noise, real sums the floating-point-safe noise on a grid.
+    A mean needs ``n``, the number of rows (or a lower bound on it): the error bound is
+    :func:`mean_error_bound` with each part at ε/2, δ/2 and level 1 − α/2.  No data is read:
+    the plan costs no budget.  O(σ) for the discrete Gaussian, else O(1).
+    """
+    from privlab.dp.accountant import check_delta, check_epsilon
+    from privlab.validate import check_int
+
+    check_choice(kind, "query kind", PLAN_KINDS)
+    eps = check_epsilon(epsilon)
+    dlt = check_delta(delta)
+    level = check_confidence(confidence)
+    _check_mechanism(mechanism, dlt)
+    r = check_int(rows_per_unit, "max rows per unit", 1)
+    g = check_int(groups_per_unit, "max groups per unit", 1)
+    base, integer = 1.0, True
+    if kind in ("sum", "mean"):
+        lo, hi = _plan_bounds(kind, low, high)
+        base = max(abs(lo), abs(hi))
+        integer = float(lo).is_integer() and float(hi).is_integer()
+    l1, l2 = g * r * base, math.sqrt(g) * r * base
+    if kind != "mean":
+        name, noise = _plan_noise(kind, integer, l1, l2, eps, dlt)
+        return Plan(
+            kind, name, eps, dlt, level, noise.margin(level), l1, l2, noise.describe(level),
+            None, r, g,
+        )  # fmt: skip
+    if n is None:
+        raise ConfigError(
+            "a mean's error depends on the number of rows n: give n (public, or a lower "
+            "bound on it)"
+        )
+    rows = check_int(n, "n", 1, "the number of rows, or a lower bound on it")
+    c1, c2 = g * r, math.sqrt(g) * r
+    part = 1 - (1 - level) / 2
+    name, sum_noise = _plan_noise("sum", integer, l1, l2, eps / 2, dlt / 2)
+    _, count_noise = _plan_noise("count", True, c1, c2, eps / 2, dlt / 2)
+    error = mean_error_bound(rows, sum_noise.margin(part), count_noise.margin(part), lo, hi)
+    record = {"sum": sum_noise.describe(part), "count": count_noise.describe(part)}
+    return Plan("mean", f"mean ({name})", eps, dlt, level, error, l1, l2, record, rows, r, g)
+
+
+def _check_mechanism(mechanism: str | None, delta: float) -> str:
+    mech = mechanism or ("gaussian" if delta > 0 else "laplace")
+    check_choice(mech, "mechanism", PLAN_MECHANISMS)
+    if mech == "gaussian" and delta == 0:
+        raise ConfigError("mechanism = 'gaussian' needs δ > 0 (e.g. 1e-6); or use laplace")
+    if mech == "laplace" and delta > 0:
+        raise ConfigError(f"mechanism = 'laplace' is pure ε-DP: δ = {delta:g} must be 0")
+    return mech
+
+
+def _plan_bounds(kind: str, low: float | None, high: float | None) -> tuple[float, float]:
+    if low is None or high is None:
+        raise ConfigError(f"a {kind} needs clamping bounds LOW and HIGH fixed in advance")
+    lo, hi = float(low), float(high)
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo >= hi:
+        raise ConfigError(
+            f"bounds [{low!r}, {high!r}]: give finite clamping bounds with LOW < HIGH, fixed "
+            "without looking at the data"
+        )
+    return lo, hi
+
+
+#: Range of ε searched by :func:`epsilon_for_error`.
+EPSILON_RANGE = (1e-4, 1e3)
+
+
+def epsilon_for_error(target: float, kind: str, *, rtol: float = 1e-6, **options: Any) -> Plan:
+    """The smallest ε whose ± error at the confidence level is at most ``target``.
+
+    The error is non-increasing in ε (a larger ε means less noise); the search brackets ε
+    in :data:`EPSILON_RANGE` and bisects on log ε until the bracket is within ``rtol``.
+    The returned plan always satisfies error ≤ target (it is evaluated, not predicted),
+    and ``epsilon_below`` = ε/(1 + rtol) or less gives an error above it (tightness).
+    ``options`` are those of :func:`query_error`.  O(log(1/rtol)) evaluations.
+    """
+    x = check_number_in(target, "target error", 0.0, math.inf, low_open=True)
+
+    def at(eps: float) -> Plan:
+        return query_error(kind, eps, **options)
+
+    lo, hi = EPSILON_RANGE
+    best = at(hi)
+    if best.error > x:
+        raise ConfigError(
+            f"target error ±{x:g}: out of reach — even ε = {hi:g} gives ±{best.error:.6g}; "
+            "ask for a larger error or a lower confidence"
+        )
+    first = at(lo)
+    if first.error <= x:
+        return replace(first, target_error=x)
+    while hi / lo > 1 + rtol:
+        mid = math.sqrt(lo * hi)
+        plan = at(mid)
+        if plan.error <= x:
+            hi, best = mid, plan
+        else:
+            lo = mid
+    return replace(best, target_error=x, epsilon_below=lo)
+
+
 __all__ = [
     "CONFIDENCE",
     "KINDS",
     "Noise",
+    "Plan",
     "check_confidence",
     "discrete_gaussian_noise",
+    "epsilon_for_error",
     "geometric_noise",
     "interval",
     "mean_accuracy",
     "mean_error_bound",
+    "query_error",
     "ratio_interval",
     "snapped_gaussian_noise",
     "snapped_laplace_noise",
