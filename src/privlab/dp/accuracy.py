@@ -481,15 +481,11 @@ def _check_mechanism(mechanism: str | None, delta: float) -> str:
 
 
 def _plan_bounds(kind: str, low: float | None, high: float | None) -> tuple[float, float]:
+    from privlab.dp.queries import _bounds  # the same check as the release's
+
     if low is None or high is None:
         raise ConfigError(f"a {kind} needs clamping bounds LOW and HIGH fixed in advance")
-    lo, hi = float(low), float(high)
-    if not (math.isfinite(lo) and math.isfinite(hi)) or lo >= hi:
-        raise ConfigError(
-            f"bounds [{low!r}, {high!r}]: give finite clamping bounds with LOW < HIGH, fixed "
-            "without looking at the data"
-        )
-    return lo, hi
+    return _bounds(low, high)
 
 
 #: Range of ε searched by :func:`epsilon_for_error`.
