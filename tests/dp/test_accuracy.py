@@ -163,6 +163,11 @@ def test_ratio_interval_by_hand_and_when_the_count_says_nothing():
     assert ratio_interval(5, -3, 1, 2, -1, 4) == (-1.0, 4.0)  # Ñ + m_N < 1
     lo, hi = ratio_interval(-50, 10, 5, 1, -100, 100)
     assert lo == pytest.approx(-55 / 9) and hi == pytest.approx(-45 / 11)
+    # one call for many groups gives each group's own interval
+    sums, counts = np.array([100, 100, 5, -50]), np.array([10, 10, -3, 10])
+    lows, highs = ratio_interval(sums, counts, 10, 2, -100, 100)
+    for i, (s, n) in enumerate(zip(sums, counts, strict=True)):
+        assert (lows[i], highs[i]) == ratio_interval(int(s), int(n), 10, 2, -100, 100)
 
 
 @given(

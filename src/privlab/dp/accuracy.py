@@ -195,8 +195,13 @@ def _normal_tail(sigma: float, k: int) -> float:
     return min(1.0, float(2 * special.ndtr(-(k + 0.5) / sigma)) + 1 / sigma**2)
 
 
-@functools.lru_cache(maxsize=4)
 def _dgauss_tails(sigma: float) -> np.ndarray:
+    """:func:`_dgauss_tail_table`, kept for the last few small σ (a release and its plan
+    ask for the same σ again and again; large tables are not kept: up to 30 MB)."""
+    return _small_tables(sigma) if sigma <= 1e4 else _dgauss_tail_table(sigma)
+
+
+def _dgauss_tail_table(sigma: float) -> np.ndarray:
     """tails[k] = P(|Z| > k), Z ~ N_ℤ(0, σ²), for k = 0 .. ⌊38σ⌋ + 2 (σ ≤ EXACT_SIGMA).
 
     The normalized mass summed from the far end, so small tails keep their relative
@@ -210,6 +215,9 @@ def _dgauss_tails(sigma: float) -> np.ndarray:
     tails = np.minimum(1.0, 2 * above / total)
     tails.setflags(write=False)
     return tails
+
+
+_small_tables = functools.lru_cache(maxsize=8)(_dgauss_tail_table)
 
 
 def _dgauss_tail(sigma: float, k: int) -> float:
@@ -293,27 +301,34 @@ def with_interval(value: Any, record: dict[str, Any] | None) -> dict[str, Any] |
 
 
 def ratio_interval(
-    noisy_sum: float,
-    noisy_count: float,
+    noisy_sum: Any,
+    noisy_count: Any,
     sum_margin: float,
     count_margin: float,
     low: float,
     high: float,
-) -> tuple[float, float]:
+) -> tuple[Any, Any]:
     """Range of s/k over s ∈ [S̃ ± m_S], k ∈ [max(1, Ñ − m_N), Ñ + m_N], clipped to [L, U].
 
     The extremes of s/k on a box with k > 0 are at its corners.  When Ñ + m_N < 1 the data
-    says nothing: [L, U].  O(1).
+    says nothing: [L, U].  Scalars give floats; arrays (one entry per group, for grouped
+    means) give arrays.  O(1) per entry.
     """
-    k_hi = noisy_count + count_margin
-    if k_hi < 1:
-        return float(low), float(high)
-    k_lo = max(1.0, noisy_count - count_margin)
-    corners = [
-        s / k for s in (noisy_sum - sum_margin, noisy_sum + sum_margin) for k in (k_lo, k_hi)
-    ]
-    lo, hi = min(corners), max(corners)
-    return float(min(max(lo, low), high)), float(min(max(hi, low), high))
+    s = np.asarray(noisy_sum, dtype=np.float64)
+    k = np.asarray(noisy_count, dtype=np.float64)
+    k_hi = k + count_margin
+    k_lo = np.maximum(1.0, k - count_margin)
+    safe_hi = np.maximum(k_hi, 1.0)  # the corners are unused where k_hi < 1
+    corners = np.stack(
+        [(s - sum_margin) / k_lo, (s - sum_margin) / safe_hi,
+         (s + sum_margin) / k_lo, (s + sum_margin) / safe_hi]
+    )  # fmt: skip
+    nothing = k_hi < 1
+    lo = np.where(nothing, low, np.clip(corners.min(axis=0), low, high))
+    hi = np.where(nothing, high, np.clip(corners.max(axis=0), low, high))
+    if lo.ndim == 0:
+        return float(lo), float(hi)
+    return lo, hi
 
 
 def mean_accuracy(
