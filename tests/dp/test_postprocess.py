@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from privlab.dp.noise import discrete_laplace
 from privlab.dp.postprocess import (
     consistent_frame,
+    consistent_levels,
     consistent_tree,
     non_negative,
     non_negative_columns,
@@ -144,6 +145,23 @@ def test_rollup_frame_is_made_consistent():
 def test_bad_trees_are_input_errors(values, parent, variances, match):
     with pytest.raises(InputError, match=match):
         consistent_tree(values, parent, variances=variances)
+
+
+def test_nested_grouped_releases_are_made_consistent_with_their_variances():
+    total = pl.DataFrame({"count": [100.0]})
+    regions = pl.DataFrame({"region": ["S", "N"], "count": [40.0, 58.0]})
+    cities = pl.DataFrame({"city": ["b", "a"], "region": ["S", "N"], "count": [37, 61]})
+    var = [4.0, 1.0, 2.0]
+    out = consistent_levels([total, regions, cities], ["region", "city"], "count", variances=var)
+    assert out[1]["region"].to_list() == ["S", "N"] and out[2]["city"].to_list() == ["b", "a"]
+    t, (s, n), (b, a) = out[0]["count"][0], out[1]["count"], out[2]["count"]
+    assert t == pytest.approx(s + n) and s == pytest.approx(b) and n == pytest.approx(a)
+    tree = consistent_tree([100, 58, 61, 40, 37], [-1, 0, 1, 0, 3], variances=[4, 1, 2, 1, 2])
+    assert [t, n, a, s, b] == pytest.approx(tree.estimate.tolist())
+    with pytest.raises(InputError, match="give 3 releases"):
+        consistent_levels([total, regions], ["region", "city"], "count")
+    with pytest.raises(InputError, match="no column"):
+        consistent_levels([total, cities.drop("region"), cities], ["region", "city"], "count")
 
 
 def test_bad_rollups_are_input_errors():

@@ -226,9 +226,54 @@ def consistent_frame(frame: Any, by: list[str], value: str, *, variance: Any = N
     return frame.with_columns(pl.Series(value, result.estimate, dtype=pl.Float64))
 
 
+def consistent_levels(
+    frames: list[Any], by: list[str], value: str, *, variances: list[float] | None = None
+) -> list[Any]:
+    """Grouped releases of one count at nested levels, made consistent with each other.
+
+    ``frames[i]`` is a release grouped by ``by[:i]`` (``frames[0]`` the one-row total, with
+    no key column; ``frames[1]`` by ``by[0]``; …), each with the noisy ``value`` column;
+    ``variances[i]`` is the noise variance of level i (e.g. ``std**2`` of its accuracy
+    record; default equal).  The levels are stacked into a roll-up, made consistent by
+    :func:`consistent_frame`, and returned as frames again, each in its own row order.
+    A group whose parent group is missing (e.g. not selected by partition selection) is a
+    root.  Post-processing: no budget.  O(n·h).
+    """
+    import polars as pl
+
+    if len(frames) != len(by) + 1 or not frames:
+        levels = [by[:i] for i in range(len(by) + 1)]
+        raise InputError(f"frames: give {len(by) + 1} releases, grouped by {levels}")
+    if variances is not None and len(variances) != len(frames):
+        raise InputError(f"variances: one per level expected ({len(frames)}), got {len(variances)}")
+    parts = []
+    for i, frame in enumerate(frames):
+        keys = by[:i]
+        missing = [c for c in [*keys, value] if c not in frame.columns]
+        if missing:
+            raise InputError(f"level {i} (by {keys}): no column(s) {missing}")
+        part = frame.select([*keys, value]).with_columns(
+            *(pl.lit(None, dtype=pl.String).alias(c) for c in by[i:]),
+            pl.lit(i).alias("_level"),
+            pl.lit(1.0 if variances is None else float(variances[i])).alias("_variance"),
+        )
+        parts.append(part.select([*by, value, "_level", "_variance"]).with_columns(
+            *(pl.col(c).cast(pl.String) for c in by), pl.col(value).cast(pl.Float64)
+        ))  # fmt: skip
+    rollup = pl.concat(parts)
+    fixed = consistent_frame(rollup, by, value, variance="_variance")[value].to_numpy()
+    out, start = [], 0
+    for frame in frames:
+        stop = start + frame.height
+        out.append(frame.with_columns(pl.Series(value, fixed[start:stop], dtype=pl.Float64)))
+        start = stop
+    return out
+
+
 __all__ = [
     "ConsistentTree",
     "consistent_frame",
+    "consistent_levels",
     "consistent_tree",
     "non_negative",
     "non_negative_columns",
