@@ -66,6 +66,7 @@ ENTRY_POINTS = (
     "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
     "dp node-degrees",
     "dp budget init", "dp budget show",
+    "dp plan",
 )  # fmt: skip
 
 OUTCOMES = ("clear error", "accepted", "traceback", "wrong silent success",
@@ -740,6 +741,29 @@ def cases() -> list[Case]:
         ("k huge", ["-e", "1", "--beta", "0.5", "-k", str(10**30)]),
         ("delta and beta", ["-e", "1", "--delta", "1e-5", "--beta", "0.5", "-k", "5"]),
         ("epsilon 1e300", ["-e", "1e300", "--delta", "1e-5"]),
+    ])  # fmt: skip
+
+    # ---- dp plan (reads no data: only its options can be wrong)
+    out += _options("dp plan", ["dp", "plan"], [
+        ("no query", ["-e", "1"]), ("unknown query", ["median", "-e", "1"]),
+        ("sum without bounds", ["sum", "-e", "1"]), ("sum bounds text", ["sum:a:b", "-e", "1"]),
+        ("sum LOW > HIGH", ["sum:5:1", "-e", "1"]), ("sum bound inf", ["sum:0:inf", "-e", "1"]),
+        ("mean without --n", ["mean:0:10", "-e", "1"]),
+        ("mean n 0", ["mean:0:10", "-e", "1", "--n", "0"]),
+        ("neither epsilon nor error", ["count"]),
+        ("both epsilon and error", ["count", "-e", "1", "--error", "3"]),
+        ("epsilon 0", ["count", "-e", "0"]), ("epsilon nan", ["count", "-e", "nan"]),
+        ("epsilon negative", ["count", "-e", "-2"]), ("error negative", ["count", "--error", "-3"]),
+        ("error nan", ["count", "--error", "nan"]),
+        ("error out of reach", ["sum:0.5:1.5", "--error", "1e-12"]),
+        ("confidence 1", ["count", "-e", "1", "--confidence", "1"]),
+        ("confidence 95", ["count", "-e", "1", "--confidence", "95"]),
+        ("delta 1", ["count", "-e", "1", "--delta", "1"]),
+        ("gaussian without delta", ["count", "-e", "1", "--mechanism", "gaussian"]),
+        ("laplace with delta", ["count", "-e", "1", "--mechanism", "laplace", "--delta", "1e-6"]),
+        ("unknown mechanism", ["count", "-e", "1", "--mechanism", "cauchy"]),
+        ("rows per unit 0", ["count", "-e", "1", "--max-rows-per-unit", "0"]),
+        ("groups per unit -1", ["count", "-e", "1", "--max-groups-per-unit", "-1"]),
     ])  # fmt: skip
 
     # ---- dp safe-kanon

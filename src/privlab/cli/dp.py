@@ -304,7 +304,7 @@ def release(
         print_json(payload)
         return
     grid = Table(title=f"{input}: differentially private answers ({Budget(eps, dlt)})")
-    for col in ("query", "answer", "ε", "δ", "mechanism"):
+    for col in ("query", "answer", "±95 %", "ε", "δ", "mechanism"):
         grid.add_column(col)
     for q, r in releases:
         value = r.value
@@ -314,11 +314,23 @@ def release(
         elif isinstance(value, float):
             value = f"{value:.6g}"
         mechanism = r.parameters.get("mechanism", r.mechanism)
-        grid.add_row(q.label, str(value), f"{r.epsilon:g}", f"{r.delta:g}", mechanism)
+        grid.add_row(
+            q.label, str(value), _error_bar(r.accuracy), f"{r.epsilon:g}", f"{r.delta:g}",
+            mechanism,
+        )  # fmt: skip
     out_console.print(grid)
     print_section(payload)
     if seed is not None:
         note("--seed given: the noise is reproducible, hence NOT private.", "warning")
+
+
+def _error_bar(accuracy: dict[str, Any] | None) -> str:
+    """The 95 % error bar of an answer: ±margin, or [low, high] for a mean (no cost)."""
+    if not accuracy:
+        return ""
+    if "margin" not in accuracy:
+        return f"[{accuracy['ci_low']:.6g}, {accuracy['ci_high']:.6g}]"
+    return f"±{accuracy['margin']:.6g}"
 
 
 # ---------------------------------------------------------------------------- params
@@ -518,4 +530,5 @@ from privlab.cli import dp_budget as _budget  # noqa: E402, F401  (registers bud
 from privlab.cli.dp_interactive import above_threshold as _svt  # noqa: E402, F401  (registers it)
 from privlab.cli.dp_kmeans import kmeans as _kmeans  # noqa: E402, F401  (registers kmeans)
 from privlab.cli.dp_node import node_degrees as _node  # noqa: E402, F401  (registers it)
+from privlab.cli.dp_plan import plan as _plan  # noqa: E402, F401  (registers plan)
 from privlab.cli.dp_select import mode as _mode  # noqa: E402, F401  (registers quantile, mode)

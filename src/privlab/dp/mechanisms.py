@@ -25,6 +25,13 @@ from typing import Any
 import numpy as np
 
 from privlab.dp.accountant import Budget, _as_float, check_delta, check_epsilon
+from privlab.dp.accuracy import (
+    discrete_gaussian_noise,
+    geometric_noise,
+    snapped_gaussian_noise,
+    snapped_laplace_noise,
+    with_interval,
+)
 from privlab.dp.noise import (
     bernoulli_exp,
     discrete_gaussian,
@@ -49,6 +56,8 @@ class Release:
     mechanism: str
     parameters: dict[str, Any] = field(default_factory=dict)
     insecure_seed: bool = False
+    #: noise scale and 95 % interval (:mod:`privlab.dp.accuracy`), from public parameters
+    accuracy: dict[str, Any] | None = None
 
     @property
     def budget(self) -> Budget:
@@ -67,6 +76,7 @@ class Release:
             "mechanism": self.mechanism,
             "parameters": dict(self.parameters),
             "insecure_seed": self.insecure_seed,
+            **({"accuracy": with_interval(self.value, self.accuracy)} if self.accuracy else {}),
         }
 
 
@@ -122,6 +132,7 @@ def geometric(value: Any, sensitivity: int, epsilon: float, *, seed: Any = None)
         "geometric",
         {"sensitivity": int(sens), "scale": float(scale)},
         is_insecure_seed(seed),
+        geometric_noise(rational_at_least(scale)).describe(),
     )
 
 
@@ -146,6 +157,7 @@ def laplace(value: Any, sensitivity: float, epsilon: float, *, seed: Any = None)
         "laplace",
         {"sensitivity": sens, "scale": sens / eps, "grid": grid},
         is_insecure_seed(seed),
+        snapped_laplace_noise(sens, eps, grid, max(1, arr.size)).describe(),
     )
 
 
@@ -229,11 +241,16 @@ def gaussian(
         noisy = arr.astype(np.int64) + np.asarray(discrete_gaussian(sigma2, arr.shape, rng=rng))
         params["sigma"] = math.sqrt(float(sigma2))
         mechanism = "discrete_gaussian"
+        noise = discrete_gaussian_noise(sigma2)
     else:
         noisy, grid = snap_gaussian(arr, sigma, sens, rng=rng)
         params["grid"] = grid
         mechanism = "gaussian"
-    return Release(_shape_like(noisy, value), eps, dlt, mechanism, params, is_insecure_seed(seed))
+        noise = snapped_gaussian_noise(sigma, sens, grid, max(1, arr.size))
+    return Release(
+        _shape_like(noisy, value), eps, dlt, mechanism, params, is_insecure_seed(seed),
+        noise.describe(),
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- exponential

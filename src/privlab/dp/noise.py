@@ -339,9 +339,21 @@ def snap_laplace(
     arr = np.asarray(values, dtype=np.float64)
     d = max(1, arr.size)
     grid = grid_for(sensitivity / epsilon, d)
-    scale = (Fraction(sensitivity) / Fraction(grid) + d) / rational_at_most(epsilon)
+    scale = snap_laplace_scale(sensitivity, epsilon, grid, d)
     noisy = _snap(arr, grid) + np.asarray(discrete_laplace(scale, arr.shape, rng=rng))
     return noisy.astype(np.float64) * grid, grid
+
+
+def snap_laplace_scale(
+    sensitivity: float, epsilon: float, grid: float, coordinates: int
+) -> Fraction:
+    """The discrete Laplace scale, in grid steps, that :func:`snap_laplace` draws from.
+
+    (Δ/g + d)/ε with ε rounded down and the result rounded up as the sampler does, so the
+    noise is exactly g·DLap(this scale) (used by :mod:`privlab.dp.accuracy`).  O(1).
+    """
+    scale = (Fraction(sensitivity) / Fraction(grid) + coordinates) / rational_at_most(epsilon)
+    return rational_at_least(scale, "scale")
 
 
 def snap_gaussian(
@@ -356,10 +368,18 @@ def snap_gaussian(
     arr = np.asarray(values, dtype=np.float64)
     d = max(1, arr.size)
     grid = grid_for(sigma, d)
-    factor = 1 + grid * math.sqrt(d) / l2_sensitivity
-    sigma_grid = rational_at_least(sigma * factor / grid, "sigma")
+    sigma_grid = snap_gaussian_sigma(sigma, l2_sensitivity, grid, d)
     noisy = _snap(arr, grid) + np.asarray(discrete_gaussian(sigma_grid**2, arr.shape, rng=rng))
     return noisy.astype(np.float64) * grid, grid
+
+
+def snap_gaussian_sigma(
+    sigma: float, l2_sensitivity: float, grid: float, coordinates: int
+) -> Fraction:
+    """σ in grid steps of the discrete Gaussian :func:`snap_gaussian` draws from (its σ² is
+    this value squared, rounded up by at most 2^-20 relative by the sampler).  O(1)."""
+    factor = 1 + grid * math.sqrt(coordinates) / l2_sensitivity
+    return rational_at_least(sigma * factor / grid, "sigma")
 
 
 __all__ = [
@@ -374,5 +394,7 @@ __all__ = [
     "rational_at_most",
     "secure_generator",
     "snap_gaussian",
+    "snap_gaussian_sigma",
     "snap_laplace",
+    "snap_laplace_scale",
 ]

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from privlab.dp.accountant import check_delta, check_epsilon
+from privlab.dp.accuracy import Noise, mean_accuracy
 from privlab.dp.mechanisms import Release, gaussian, geometric, laplace
 from privlab.dp.noise import is_insecure_seed, secure_generator
 from privlab.errors import ConfigError, InputError
@@ -224,6 +225,10 @@ def clamped_mean(
     n = count(values, eps / 2, delta=dlt / 2, seed=rng)
     lo, hi = _bounds(low, high)
     mean = float(np.clip(total.value / max(n.value, 1), lo, hi))
+    accuracy = mean_accuracy(
+        total.value, n.value, Noise.from_record(total.accuracy), Noise.from_record(n.accuracy),
+        lo, hi,
+    )  # fmt: skip
     return Release(
         mean,
         eps,
@@ -231,14 +236,16 @@ def clamped_mean(
         "mean",
         {"low": lo, "high": hi, "noisy_sum": total.value, "noisy_count": n.value},
         is_insecure_seed(seed),
+        accuracy,
     )
 
 
 def _renamed(release: Release, query: str, **extra: Any) -> Release:
     params = {"mechanism": release.mechanism, **release.parameters, **extra}
     return Release(
-        release.value, release.epsilon, release.delta, query, params, release.insecure_seed
-    )
+        release.value, release.epsilon, release.delta, query, params, release.insecure_seed,
+        release.accuracy,
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- k-means
