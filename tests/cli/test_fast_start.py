@@ -42,7 +42,7 @@ COMMAND_PATHS = [
     "graph attack jls", "graph attack jlsb",
     "dp above-threshold", "dp quantile", "dp mode", "dp kmeans",
     "dp node-degrees",
-    "dp budget init", "dp budget show",
+    "dp budget init", "dp budget show", "dp plan",
 ]  # fmt: skip
 
 PROBE = """
