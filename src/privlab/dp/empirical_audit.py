@@ -134,16 +134,9 @@ def _errors(sa: np.ndarray, sb: np.ndarray, t: np.ndarray, upper: bool) -> tuple
 
 
 def empirical_epsilon(
-    outputs_d: Any,
-    outputs_d_prime: Any,
-    *,
-    epsilon: float,
-    delta: float = 0.0,
-    beta: float = 0.05,
-    distinguisher: str = "threshold",
-    bins: int = 50,
-    seed: Any = None,
-) -> AuditResult:
+    outputs_d: Any, outputs_d_prime: Any, *, epsilon: float, delta: float = 0.0,
+    beta: float = 0.05, distinguisher: str = "threshold", bins: int = 50, seed: Any = None,
+) -> AuditResult:  # fmt: skip
     """ε lower bound (confidence 1 − β) from samples of M(D) and M(D') (one number each).
 
     The samples are shuffled and halved; the test (``threshold``: S = {o ≥ t} or {o ≤ t};
@@ -197,20 +190,10 @@ def empirical_epsilon(
 
 
 def audit(
-    mechanism: Callable,
-    d: Any,
-    d_prime: Any,
-    *,
-    epsilon: float,
-    delta: float = 0.0,
-    samples: int = 100_000,
-    batched: bool = False,
-    statistic: Callable | None = None,
-    beta: float = 0.05,
-    distinguisher: str = "threshold",
-    bins: int = 50,
-    seed: Any = None,
-) -> AuditResult:
+    mechanism: Callable, d: Any, d_prime: Any, *, epsilon: float, delta: float = 0.0,
+    samples: int = 100_000, batched: bool = False, statistic: Callable | None = None,
+    beta: float = 0.05, distinguisher: str = "threshold", bins: int = 50, seed: Any = None,
+) -> AuditResult:  # fmt: skip
     """Run ``mechanism`` ``samples`` times on D and on D' and bound ε from below.
 
     ``mechanism(data, rng)`` returns one output; with ``batched=True``,

@@ -229,16 +229,9 @@ def grouped_quantiles(
 
 
 def private_quantiles(
-    values: Any,
-    low: float,
-    high: float,
-    qs: Any,
-    epsilon: float,
-    *,
-    candidates: Any = None,
-    max_rows: int = 1,
-    seed: Any = None,
-) -> Release:
+    values: Any, low: float, high: float, qs: Any, epsilon: float, *,
+    candidates: Any = None, max_rows: int = 1, seed: Any = None,
+) -> Release:  # fmt: skip
     """ε-DP quantiles (k levels ``qs``) of one column clamped to [low, high], ε/k each.
 
     ``candidates=None``: the continuous-range exponential mechanism of
