@@ -117,8 +117,7 @@ def slot_counts(
     m = grid.size
     pos = np.searchsorted(grid, values, side="left")
     slot = 2 * pos
-    at = pos < m
-    slot[at] += grid[pos[at]] == values[at]
+    slot += np.append(grid, np.inf)[pos] == values  # +inf: pos = m is never "at" a candidate
     flat = codes.astype(np.int64) * (2 * m + 1) + slot
     return np.bincount(flat, minlength=n_groups * (2 * m + 1)).reshape(n_groups, 2 * m + 1)
 
