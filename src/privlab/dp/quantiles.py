@@ -272,11 +272,88 @@ def private_quantiles(
     )  # fmt: skip
 
 
+# ---------------------------------------------------------------------------- joint
+def joint_log_weights(below: np.ndarray, n: int, qs: np.ndarray, scale: float) -> list:
+    """Forward tables of the joint mechanism: ``alpha[j][t]`` = log Σ over ordered
+    o_1 ≤ … ≤ o_{j+1} = c_t of exp(scale · score of the first j + 1 gaps), and the log
+    weight of each last candidate with the final gap.  ``below[t]`` = #{x < c_t}; ``qs``
+    strictly increasing.  O(k·m²).
+    """
+    targets = np.diff(np.concatenate([[0.0], qs, [1.0]])) * n
+    gap = below[None, :] - below[:, None]  # [t', t]: #{c_t' ≤ x < c_t}
+    allowed = np.triu(np.ones(gap.shape, dtype=bool))  # t' ≤ t
+    alpha = [-scale * np.abs(below - targets[0])]
+    for d in targets[1:-1]:
+        step = np.where(allowed, alpha[-1][:, None] - scale * np.abs(gap - d), -np.inf)
+        top = step.max(axis=0)
+        alpha.append(top + np.log(np.exp(step - top).sum(axis=0)))
+    alpha.append(alpha[-1] - scale * np.abs(n - below - targets[-1]))
+    return alpha
+
+
+def joint_quantiles(
+    values: Any, low: float, high: float, qs: Any, epsilon: float, *,
+    candidates: Any = None, max_rows: int = 1, seed: Any = None,
+) -> Release:  # fmt: skip
+    """ε-DP quantiles drawn **jointly**: one exponential mechanism over ordered tuples.
+
+    The joint exponential mechanism of Gillenwater, Joseph & Kulesza ("Differentially
+    private quantiles", ICML 2021, "JointExp"), over a public candidate set instead of the
+    intervals between data points: the output o_1 ≤ … ≤ o_k (candidates, ties allowed) has
+    probability ∝ exp(ε u(o) / (2Δ)) with
+
+        u(o) = −Σ_{j=1}^{k+1} | #{x : o_{j−1} ≤ x < o_j} − (p_j − p_{j−1})·n |,
+
+    o_0 = low, o_{k+1} = high (inclusive), p_0 = 0, p_{k+1} = 1.  Every row falls in exactly
+    one gap, and the targets move by n's change times Σ(p_j − p_{j−1}) = 1, so Δ = 2 per row,
+    2·``max_rows`` per unit (add/remove).  The whole ε buys all k quantiles at once (no ε/k
+    split).  Sampled exactly in law (floating point) by the forward sums of
+    :func:`joint_log_weights` and backward sampling, last quantile first.
+
+    Distinct ``qs`` only; the value is aligned with ``qs``.  Rows equal to a candidate count
+    in the gap that starts there: many ties at candidates blur the score (the paper
+    assumes distinct values).  O(n log m + k·m²) for m candidates (None → 1025).
+    """
+    eps = check_epsilon(epsilon)
+    levels = check_quantiles(qs)
+    if np.unique(levels).size != levels.size:
+        raise ConfigError("qs: give each quantile level once")
+    rows = check_int(max_rows, "max_rows", 1, "the most rows one privacy unit contributes")
+    lo, hi = _bounds(low, high)
+    grid = candidate_grid(lo, hi, candidates)
+    x = np.clip(_numeric(values, "values").astype(float).ravel(), lo, hi)
+    below = np.searchsorted(np.sort(x), grid, side="left").astype(float)
+    order = np.argsort(levels)
+    sens = 2.0 * rows
+    alpha = joint_log_weights(below, x.size, levels[order], eps / (2 * sens))
+    rng = secure_generator(seed)
+    k = levels.size
+    chosen = np.empty(k, dtype=np.int64)
+    t = int(np.argmax(alpha[-1] + rng.gumbel(size=grid.size)))
+    chosen[k - 1] = t
+    targets = np.diff(np.concatenate([[0.0], levels[order], [1.0]])) * x.size
+    for j in range(k - 2, -1, -1):  # o_{j+1} ≤ o_{j+2} = c_t
+        logw = alpha[j][: t + 1] - eps / (2 * sens) * np.abs(below[t] - below[: t + 1]
+                                                              - targets[j + 1])  # fmt: skip
+        t = int(np.argmax(logw + rng.gumbel(size=t + 1)))
+        chosen[j] = t
+    out = np.empty(k)
+    out[order] = grid[chosen]
+    return Release(
+        out, eps, 0.0, "joint exponential (quantiles over candidates)",
+        {"quantiles": levels.tolist(), "sensitivity": sens, "max_rows": rows,
+         "candidates": int(grid.size), "low": lo, "high": hi},
+        is_insecure_seed(seed),
+    )  # fmt: skip
+
+
 __all__ = [
     "DEFAULT_CANDIDATES",
     "candidate_grid",
     "check_quantiles",
     "grouped_quantiles",
+    "joint_log_weights",
+    "joint_quantiles",
     "private_quantiles",
     "quantile_sensitivity",
     "rank_scores",
