@@ -51,3 +51,16 @@ def test_repeated_or_bad_levels_are_refused(ages):
                            (["-p", "0.5", "-p", "1.5"], "--quantile")):  # fmt: skip
         result = _run(ages, *extra)
         assert result.exit_code == 2 and message in result.output
+
+
+def test_joint_release_spends_the_whole_budget_at_once(ages):
+    result = _run(ages, "-p", "0.1", "-p", "0.5", "-p", "0.9", "--joint", "--candidates",
+                  "101", "--json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["mechanism"].startswith("joint") and out["parameters"]["candidates"] == 101
+    p10, p50, p90 = out["value"]
+    assert p10 <= p50 <= p90 and abs(p10 - 10) < 3 and abs(p90 - 90) < 3
+    assert all(float(v).is_integer() for v in out["value"])  # grid 0, 1, …, 100
+    bad = _run(ages, "--joint", "--candidates", "1")
+    assert bad.exit_code == 2 and "--candidates" in bad.output

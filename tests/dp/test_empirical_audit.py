@@ -13,7 +13,7 @@ import pytest
 from privlab.dp.empirical_audit import audit, clopper_pearson_upper, empirical_epsilon
 from privlab.dp.exponential import private_quantile
 from privlab.dp.mechanisms import gaussian, geometric, laplace
-from privlab.dp.quantiles import grouped_quantiles, private_quantiles
+from privlab.dp.quantiles import grouped_quantiles, joint_quantiles, private_quantiles
 from privlab.dp.queries import clamped_mean, clamped_sum, count
 from privlab.errors import ConfigError, InputError
 
@@ -92,11 +92,13 @@ D_PLUS = np.append(D, 10)  # one more row, at the upper clamping bound
         ("mean", lambda d, rng: clamped_mean(d, 0, 10, 1.0, seed=rng).value),
         ("quantile", lambda d, rng: private_quantile(d, 0, 10, 1.0, seed=rng).value),
         ("quantiles", lambda d, rng: private_quantiles(d, 0, 10, [0.5, 0.9], 1.0, seed=rng).value),
+        ("joint", lambda d, rng: joint_quantiles(d, 0, 10, [0.25, 0.75], 1.0, candidates=11,
+                                                 seed=rng).value),
     ],
 )
 def test_privlab_queries_end_to_end_pass(name, run):
     # the real query functions, one call per run (slow: few samples, a loose bound)
-    stat = (lambda o: o[:, 0]) if name == "quantiles" else None
+    stat = (lambda o: o[:, 0] + 100 * o[:, 1]) if name in ("quantiles", "joint") else None
     r = audit(run, D, D_PLUS, epsilon=1.0, samples=200, statistic=stat, beta=BETA,
               distinguisher="likelihood", bins=20, seed=5)  # fmt: skip
     assert not r.violation, r.to_dict()

@@ -210,6 +210,8 @@ def test_joint_beats_the_split_budget_for_many_quantiles():
     assert joint < split / 1.5  # measured 4.8 against 11.4
 
 
-def test_joint_refuses_repeated_levels():
+def test_joint_refuses_repeated_levels_and_huge_grids():
     with pytest.raises(ConfigError, match="once"):
         joint_quantiles([1.0, 2.0], 0, 5, [0.5, 0.5], 1.0, seed=0)
+    with pytest.raises(ConfigError, match="at most"):
+        joint_quantiles([1.0, 2.0], 0, 5, [0.5], 1.0, candidates=10**6, seed=0)

@@ -54,6 +54,8 @@ from privlab.validate import check_fraction, check_int
 
 #: Candidates of the grid used when none are given to :func:`grouped_quantiles`.
 DEFAULT_CANDIDATES = 1025
+#: Most candidates of the joint mechanism (its tables are m × m floats: 134 MB at 4097).
+JOINT_MAX_CANDIDATES = 4097
 #: Largest number of (group, quantile, candidate) weights held at once (memory ≈ 8 bytes each).
 _BLOCK = 1 << 22
 
@@ -321,6 +323,11 @@ def joint_quantiles(
     rows = check_int(max_rows, "max_rows", 1, "the most rows one privacy unit contributes")
     lo, hi = _bounds(low, high)
     grid = candidate_grid(lo, hi, candidates)
+    if grid.size > JOINT_MAX_CANDIDATES:
+        raise ConfigError(
+            f"candidates: {grid.size} values; the joint mechanism holds m × m tables, so give "
+            f"at most {JOINT_MAX_CANDIDATES}"
+        )
     x = np.clip(_numeric(values, "values").astype(float).ravel(), lo, hi)
     below = np.searchsorted(np.sort(x), grid, side="left").astype(float)
     order = np.argsort(levels)
@@ -349,6 +356,7 @@ def joint_quantiles(
 
 __all__ = [
     "DEFAULT_CANDIDATES",
+    "JOINT_MAX_CANDIDATES",
     "candidate_grid",
     "check_quantiles",
     "grouped_quantiles",
