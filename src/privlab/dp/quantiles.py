@@ -25,8 +25,11 @@ quantiles", ICML 2021, "JointExp") and the recursive splitting of Kaplan, Schnap
 quantiles; they are not implemented here.
 
 **Groups.**  Groups are disjoint sets of rows, so a unit whose rows all lie in one group is
-protected by parallel composition: ε in total.  A unit contributing to at most G groups is
-protected at G·ε — give ``epsilon / G`` per group (:mod:`privlab.dp.groupby` does so).
+protected by parallel composition: ε in total.  More generally the exponential mechanism's
+privacy loss is linear in the actual score change: a unit adding r_g rows to group g costs
+group g at most ε·r_g/max_rows.  So if a unit contributes at most M rows **in total**
+(over all groups), ``max_rows=M`` makes the whole grouped release ε-DP; with at most G
+groups of at most R rows each, ``max_rows=R`` and ``epsilon/G`` per group is the same thing.
 
 **Sampling.**  :func:`grouped_quantiles` counts every (group, candidate slot) in one
 ``np.bincount`` pass, forms the scores of all groups as one array, and samples every group's
