@@ -155,3 +155,30 @@ def test_bad_input():
         empirical_epsilon(np.zeros(5), np.ones(5), epsilon=1.0)
     with pytest.raises(InputError, match="NaN"):
         empirical_epsilon(np.full(50, np.nan), np.ones(50), epsilon=1.0)
+
+
+def test_grouped_quantile_total_row_bound_covers_a_unit_in_two_groups():
+    # the unit adds 2 rows to each of two groups: max_rows = 4 (its total) covers the whole
+    # release at ε; max_rows = 1 is refuted.  The output is both groups' medians together.
+    d0, d1 = np.array([3.0, 7, 1, 9, 4, 5, 6]), np.array([2.0, 8, 5, 5, 6, 3, 1])
+
+    def world(extra):
+        return np.append(d0, [10.0] * extra), np.append(d1, [10.0] * extra)
+
+    def mechanism(max_rows):
+        def run(d, n, rng):
+            one = np.concatenate(d)
+            pair = np.repeat([0, 1], [d[0].size, d[1].size])
+            codes = (pair[None, :] + 2 * np.arange(n)[:, None]).ravel()
+            release = grouped_quantiles(codes, 2 * n, np.tile(one, n), [0.5], 0, 10, 1.0,
+                                        candidates=11, max_rows=max_rows, seed=rng)  # fmt: skip
+            v = release.value[:, 0]
+            return v[0::2] + 100 * v[1::2]
+
+        return run
+
+    for max_rows, refuted in ((4, False), (1, True)):
+        r = audit(mechanism(max_rows), world(0), world(2), epsilon=1.0, samples=30_000,
+                  batched=True, beta=BETA, distinguisher="likelihood", bins=500,
+                  seed=9)  # fmt: skip
+        assert r.violation is refuted, (max_rows, r.epsilon_lower)
