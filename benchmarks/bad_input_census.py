@@ -536,6 +536,8 @@ def cases() -> list[Case]:
                                 "--joint", "--candidates", "1"]),
         ("joint candidates huge", ["--column", "age", "--low", "0", "--high", "100", "-e",
                                    "1", "--joint", "--candidates", "10000000"]),
+        ("candidates without joint", ["--column", "age", "--low", "0", "--high", "100",
+                                      "-e", "1", "--candidates", "50"]),
         ("epsilon 0", ["--column", "age", "--low", "0", "--high", "100", "-e", "0"]),
         ("epsilon nan", ["--column", "age", "--low", "0", "--high", "100", "-e", "nan"]),
         ("text column", ["--column", "sex", "--low", "0", "--high", "100", "-e", "1"]),

@@ -62,5 +62,6 @@ def test_joint_release_spends_the_whole_budget_at_once(ages):
     p10, p50, p90 = out["value"]
     assert p10 <= p50 <= p90 and abs(p10 - 10) < 3 and abs(p90 - 90) < 3
     assert all(float(v).is_integer() for v in out["value"])  # grid 0, 1, …, 100
-    bad = _run(ages, "--joint", "--candidates", "1")
-    assert bad.exit_code == 2 and "--candidates" in bad.output
+    for extra in (["--joint", "--candidates", "1"], ["--candidates", "50"]):
+        bad = _run(ages, *extra)
+        assert bad.exit_code == 2 and "--candidates" in bad.output

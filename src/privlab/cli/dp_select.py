@@ -60,8 +60,9 @@ def quantile(
         help="Draw all -p levels at once with the joint exponential mechanism over "
         "--candidates evenly spaced values (no ε/k split; better for many levels).",
     ),
-    candidates: int = typer.Option(
-        1025, "--candidates", help="With --joint: how many evenly spaced candidate values."
+    candidates: int | None = typer.Option(
+        None, "--candidates", help="With --joint: how many evenly spaced candidate values "
+        "(default 1025)."
     ),
     delimiter: str | None = DELIM_OPT,
     columns: str | None = COLUMNS_OPT,
@@ -89,6 +90,9 @@ def quantile(
         check_fraction(level, "--quantile", low_open=False)
     if len(set(p)) != len(p):
         raise ConfigError(f"--quantile {' '.join(f'{q:g}' for q in p)}: give each level once")
+    if candidates is not None and not joint:
+        raise ConfigError(f"--candidates {candidates}: applies to --joint only; add --joint")
+    candidates = 1025 if candidates is None else candidates
     if joint and not 2 <= candidates <= JOINT_MAX_CANDIDATES:
         raise ConfigError(
             f"--candidates {candidates}: give a number of grid values in "
