@@ -3,8 +3,8 @@
 **Mechanism.**  The exponential mechanism (McSherry & Talwar 2007; seed 000 §2.7, Def 6.3)
 with the rank score of Smith ("Privacy-preserving statistical estimation with optimal
 convergence rates", STOC 2011), over a *bounded, public* candidate set c_0 < … < c_{m−1} in
-[low, high] — the approach of OpenDP (``make_quantile_score_candidates``) and Tumult
-Analytics.  For a p-quantile the score of candidate c is
+[low, high] — the approach of OpenDP (``make_quantile_score_candidates``).  For a
+p-quantile the score of candidate c is
 
     u(D, c) = −| (1 − p)·#{x ∈ D : x < c}  −  p·#{x ∈ D : x > c} |
 
@@ -17,7 +17,7 @@ a group (contribution bounding, done by the caller), Δ = max_rows · max(p, 1 �
 candidate c is drawn with probability ∝ exp(ε_p u(D, c) / (2Δ)), which is ε_p-DP.
 
 **Several quantiles** share the budget by sequential composition: each of the k quantiles
-gets ε/k (the route of OpenDP and Tumult).  The released values are then sorted against the
+gets ε/k.  The released values are then sorted against the
 sorted quantile levels — post-processing, free — so the answers are monotone in p.  The
 joint exponential mechanism of Gillenwater, Joseph & Kulesza ("Differentially private
 quantiles", ICML 2021, "JointExp") and the recursive splitting of Kaplan, Schnapp & Stemmer
@@ -34,9 +34,9 @@ groups of at most R rows each, ``max_rows=R`` and ``epsilon/G`` per group is the
 **Sampling.**  :func:`grouped_quantiles` counts every (group, candidate slot) in one
 ``np.bincount`` pass, forms the scores of all groups as one array, and samples every group's
 candidate at once by the Gumbel-max trick (argmax of log-weight + Gumbel noise has exactly
-the exponential mechanism's law).  The Gumbel draws are floating point, as in diffprivlib
-and earlier OpenDP versions; the exact (rational-arithmetic) sampler for one candidate set
-is :func:`privlab.dp.exponential.exponential_textbook`.  With no candidate set,
+the exponential mechanism's law).  The Gumbel draws are floating point (diffprivlib's
+exponential mechanism is floating point too); the exact (rational-arithmetic) sampler for
+one candidate set is :func:`privlab.dp.exponential.exponential_textbook`.  With no candidate set,
 :func:`private_quantiles` uses the continuous-range exponential mechanism of
 :func:`privlab.dp.exponential.private_quantile` for each quantile.
 """
