@@ -51,7 +51,19 @@ def quantile(
     low: float = typer.Option(..., "--low", help="Public lower bound (values are clamped)."),
     high: float = typer.Option(..., "--high", help="Public upper bound (values are clamped)."),
     epsilon: float = typer.Option(..., "--epsilon", "-e", help="ε of the release."),
-    p: float = typer.Option(0.5, "--quantile", "-p", help="Which quantile, in [0, 1]."),
+    p: list[float] = typer.Option(
+        [0.5], "--quantile", "-p",
+        help="Which quantile, in [0, 1]; repeat (-p 0.25 -p 0.75) for several sharing ε evenly.",
+    ),
+    joint: bool = typer.Option(
+        False, "--joint",
+        help="Draw all -p levels at once with the joint exponential mechanism over "
+        "--candidates evenly spaced values (no ε/k split; better for many levels).",
+    ),
+    candidates: int | None = typer.Option(
+        None, "--candidates", help="With --joint: how many evenly spaced candidate values "
+        "(default 1025)."
+    ),
     delimiter: str | None = DELIM_OPT,
     columns: str | None = COLUMNS_OPT,
     sheet: str | None = SHEET_OPT,
@@ -63,14 +75,29 @@ def quantile(
 
     The continuous-range exponential mechanism with the rank score: the answer is a real
     number in [--low, --high], drawn with density proportional to exp(-ε·|rank error|/2).
+    Several -p values share ε: each quantile gets ε/k (sequential composition), and the
+    answers are sorted to be monotone in p.  With --joint they are drawn together from
+    --candidates grid values by the joint exponential mechanism (Gillenwater et al. 2021).
     """
     from privlab.dp.accountant import check_epsilon
     from privlab.dp.exponential import private_quantile
+    from privlab.dp.quantiles import JOINT_MAX_CANDIDATES, joint_quantiles, private_quantiles
     from privlab.io.delimited import numeric_column
     from privlab.validate import check_fraction
 
     eps = check_epsilon(epsilon, "--epsilon")
-    check_fraction(p, "--quantile", low_open=False)
+    for level in p:
+        check_fraction(level, "--quantile", low_open=False)
+    if len(set(p)) != len(p):
+        raise ConfigError(f"--quantile {' '.join(f'{q:g}' for q in p)}: give each level once")
+    if candidates is not None and not joint:
+        raise ConfigError(f"--candidates {candidates}: applies to --joint only; add --joint")
+    candidates = 1025 if candidates is None else candidates
+    if joint and not 2 <= candidates <= JOINT_MAX_CANDIDATES:
+        raise ConfigError(
+            f"--candidates {candidates}: give a number of grid values in "
+            f"2..{JOINT_MAX_CANDIDATES} (the joint mechanism holds m × m tables)"
+        )
     if not (abs(low) < float("inf") and abs(high) < float("inf") and high > low):
         raise ConfigError(
             f"--low {low:g} --high {high:g}: give finite bounds with LOW < HIGH, from the "
@@ -78,10 +105,23 @@ def quantile(
         )
     series = _read_column(input, column, delimiter, columns, sheet)
     x = numeric_column(series, str(input), None, allow_missing=False)
-    release = private_quantile(x, low, high, eps, quantile=p, seed=seed)
+    if joint:
+        release = joint_quantiles(x, low, high, p, eps, candidates=candidates, seed=seed)
+        text = "\n".join(
+            f"{column}: private {q:g}-quantile ≈ {v:.6g} (jointly, ε = {eps:g} in all)"
+            for q, v in zip(p, release.value, strict=True)
+        )
+    elif len(p) == 1:
+        release = private_quantile(x, low, high, eps, quantile=p[0], seed=seed)
+        text = f"{column}: private {p[0]:g}-quantile ≈ {release.value:.6g} (ε = {eps:g})"
+    else:
+        release = private_quantiles(x, low, high, p, eps, seed=seed)
+        text = "\n".join(
+            f"{column}: private {q:g}-quantile ≈ {v:.6g} (ε = {eps / len(p):g} of {eps:g})"
+            for q, v in zip(p, release.value, strict=True)
+        )
     payload = {"input": str(input), "column": column, **release.to_dict()}
-    _finish(payload, f"{column}: private {p:g}-quantile ≈ {release.value:.6g} (ε = {eps:g})",
-            json_out, seed)  # fmt: skip
+    _finish(payload, text, json_out, seed)
 
 
 @app.command()
