@@ -46,10 +46,12 @@ def parse_plan_query(text: str) -> tuple[str, float | None, float | None]:
 def plan(
     query: str = typer.Argument(..., help=PLAN_QUERY_HELP),
     epsilon: float | None = typer.Option(
-        None, "--epsilon", "-e", help="ε of the query: print its ± error."
+        None, "--epsilon", "-e",
+        help="ε of the query: print its ± error (required without --error).",
     ),
     error: float | None = typer.Option(
-        None, "--error", help="Target ± error: print the smallest ε that reaches it."
+        None, "--error",
+        help="Target ± error: print the smallest ε that reaches it (required without --epsilon).",
     ),
     delta: float = typer.Option(0.0, "--delta", help="δ; > 0 plans the Gaussian mechanism."),
     mechanism: str | None = typer.Option(
