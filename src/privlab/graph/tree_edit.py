@@ -25,7 +25,11 @@ and related problems*, SIAM J. Comput. 18(6), 1989), with its rows vectorized:
   first.
 * A keyroot that is a leaf needs no table: the distance between any subtree F and a single
   node y is |F| − 1 if F holds a node labelled like y, else |F|; these are filled in closed
-  form for every leaf at once.
+  form, one broadcast per leaf label.
+* Rows are stored shifted (``fd + offset − r``) so that deletion is a plain minimum and
+  insertion a plain running minimum; a row of a T1 leaf (most rows of a shortest-path
+  tree) adds one cached row per leaf label, and reads the row above one column back except
+  at T2's non-leaf nodes.  Only the rows a later row reads are kept.
 
 :func:`tree_edit_distance` returns the distance and a minimum-cost mapping (pairs of nodes
 kept or relabelled), recovered by walking back through the recomputed forest tables.
@@ -33,10 +37,12 @@ kept or relabelled), recovered by walking back through the recomputed forest tab
 Cost: O(|T1|·|T2|·min(depth₁, leaves₁)·min(depth₂, leaves₂)) time in the worst case (the
 cells Zhang–Shasha fills), in Σ_i |T1(i)| + (T1's leftmost-path rows)·(nesting depth of T2's
 keyroots) numpy row operations, i over T1's non-leaf keyroots; O(|T1|·|T2|) memory (the tree
-distance table, 4 bytes a cell) plus one (|T1(i)| + 1) × Σ_j (|T2(j)| + 1) int32 table at a
-time.  Two 4,039-node shortest-path trees of ego-Facebook: about 1.5 s CPU (the per-pair
-loop took 18–35 s).  The mapping walk recomputes, one pair at a time, only the tables it
-visits.
+distance table, 4 bytes a cell) plus, at a time, Σ_j (|T2(j)| + 1) int32 columns of the rows
+kept for one T1 keyroot (its non-leaf nodes off the leftmost path, plus two).  Two 4,039-node
+shortest-path trees of ego-Facebook: about 0.7–1.0 s CPU for the tables (1.4–1.7 s before
+the shifted rows, 18–35 s with the per-pair loop).  The mapping walk recomputes, one pair
+at a time, only the tables it visits; :func:`tree_tables` keeps the tables so that a caller
+aligning several tree pairs walks back only the one it keeps.
 """
 
 from __future__ import annotations
@@ -133,27 +139,61 @@ def tree_edit_distance(
     """Unit-cost ordered tree edit distance of ``t1`` and ``t2`` and (``mapping``) an
     optimal mapping (module docstring for the algorithm and its cost).
     ``progress(done, total)``: T1's non-leaf keyroots done, after each."""
+    tables = tree_tables(t1, t2, progress=progress)
+    if not mapping:
+        return TreeEdit(tables.distance, np.zeros((0, 2), dtype=np.int64), 0)
+    return tables.edit()
+
+
+@dataclass(frozen=True)
+class TreeTables:
+    """The distances between all subtree pairs of ``t1`` and ``t2`` that Zhang–Shasha fills
+    (``td``, |T1| × |T2| int32): the tree edit distance is its last cell, and :meth:`edit`
+    walks it back into an optimal mapping.  Keeping the tables and walking back later lets
+    a caller align several tree pairs and map only the closest
+    (:mod:`privlab.graph.attacks.srivatsa_hicks`)."""
+
+    t1: OrderedTree
+    t2: OrderedTree
+    td: np.ndarray
+
+    @property
+    def distance(self) -> int:
+        return int(self.td[self.t1.size - 1, self.t2.size - 1])
+
+    def edit(self) -> TreeEdit:
+        """The distance and one optimal mapping (the same :func:`tree_edit_distance` gives)."""
+        pairs = _walk_back(self.t1, self.t2, self.td)
+        relab = int(np.count_nonzero(self.t1.labels[pairs[:, 0]] != self.t2.labels[pairs[:, 1]]))
+        return TreeEdit(self.distance, pairs, relab)
+
+
+def tree_tables(
+    t1: OrderedTree, t2: OrderedTree, *, progress: ProgressFn | None = None
+) -> TreeTables:
+    """The Zhang–Shasha tables of ``t1`` and ``t2`` (:class:`TreeTables`; cost in the module
+    docstring, the mapping walk excluded).  ``progress`` as :func:`tree_edit_distance`'s."""
     if t1.size == 0 or t2.size == 0:
         raise InputError("tree edit distance: both trees need at least one node")
-    td = _tree_distances(t1, t2, progress)
-    dist = int(td[t1.size - 1, t2.size - 1])
-    if not mapping:
-        return TreeEdit(dist, np.zeros((0, 2), dtype=np.int64), 0)
-    pairs = _walk_back(t1, t2, td)
-    relab = int(np.count_nonzero(t1.labels[pairs[:, 0]] != t2.labels[pairs[:, 1]]))
-    return TreeEdit(dist, pairs, relab)
+    return TreeTables(t1, t2, _tree_distances(t1, t2, progress))
 
 
-def _leaf_distances(ta: OrderedTree, tb: OrderedTree) -> tuple[np.ndarray, np.ndarray]:
-    """For every leaf y of ``tb``: the distances from every subtree of ``ta`` to y alone,
-    |F| − 1 if F holds a node labelled like y, else |F|.  (leaves of tb, (|ta| × leaves))."""
+def _leaf_distances(ta: OrderedTree, tb: OrderedTree) -> tuple[list[np.ndarray], np.ndarray]:
+    """The distances from every subtree F of ``ta`` to a leaf y of ``tb`` alone: |F| − 1 if
+    F holds a node labelled like y, else |F|.  They depend only on y's label: returns tb's
+    leaves grouped by label (index arrays, the largest group first) and the
+    (|ta| × groups) int32 distances, one column per group."""
     leaves = np.flatnonzero(tb.lld == np.arange(tb.size))
     size = (np.arange(ta.size) - ta.lld + 1).astype(np.int32)
     uniq, inv = np.unique(tb.labels[leaves], return_inverse=True)
+    order = np.argsort(-np.bincount(inv), kind="stable")
+    uniq = uniq[order]
+    by = np.argsort(np.argsort(order)[inv], kind="stable")
+    groups = np.split(leaves[by], np.cumsum(np.bincount(inv, minlength=uniq.size)[order])[:-1])
     hit = ta.labels[:, None] == uniq[None, :]  # (|ta| × distinct leaf labels)
     cum = np.vstack([np.zeros((1, uniq.size), dtype=np.int64), np.cumsum(hit, axis=0)])
     has = (cum[1:] - cum[ta.lld]) > 0  # a node with that label in [lld[x], x]
-    return leaves, size[:, None] - has[:, inv]
+    return groups, size[:, None] - has
 
 
 def _tree_distances(
@@ -169,14 +209,22 @@ def _tree_distances(
     at each range.  Only the rows of nodes on i's leftmost path depend on this same row of
     other ranges (through the tree distances the inner keyroots store); those rows go range
     group by range group, innermost first (``_Columns.groups``).  Python steps: Σ_i |T1(i)|
-    plus the leftmost-path rows times the nesting depth of T2's keyroots; memory: one
-    (|T1(i)| + 1) × Σ_j (|T2(j)| + 1) int32 table at a time."""
+    plus the leftmost-path rows times the nesting depth of T2's keyroots; memory: the rows
+    of one T1 keyroot that later rows read (:func:`_forest_all`), Σ_j (|T2(j)| + 1) int32
+    each."""
     n1, n2 = t1.size, t2.size
-    td = np.zeros((n1, n2), dtype=np.int32)
-    leaves2, d12 = _leaf_distances(t1, t2)
-    td[:, leaves2] = d12
-    leaves1, d21 = _leaf_distances(t2, t1)
-    td[leaves1, :] = d21.T
+    td = np.empty((n1, n2), dtype=np.int32)
+    # every cell is written: leaf columns and leaf rows here (one broadcast per leaf label,
+    # the commonest over the whole table first), the rest by the forest tables (every node
+    # lies on the leftmost path of exactly one keyroot)
+    groups2, d12 = _leaf_distances(t1, t2)
+    td[:] = d12[:, :1]
+    for g, leaves in enumerate(groups2[1:], 1):
+        td[:, leaves] = d12[:, g : g + 1]
+    groups1, d21 = _leaf_distances(t2, t1)
+    d21 = np.ascontiguousarray(d21.T)
+    for g, leaves in enumerate(groups1):
+        td[leaves] = d21[g]
     kr1 = t1.keyroots()
     kr1 = kr1[t1.lld[kr1] != kr1]  # leaf keyroots are done in closed form
     kr2 = t2.keyroots()
@@ -193,9 +241,10 @@ def _tree_distances(
         stop = max(stop, start + 1)
         chunks.append(_Columns(t2, 2 * (n1 + n2) + 2, kr2[start:stop]))
         start = stop
+    leaf1 = t1.lld == np.arange(n1)
     for done, i in enumerate(kr1.tolist(), 1):
         for cols in chunks:
-            _forest_all(t1, i, cols, td)
+            _forest_all(t1, i, cols, td, leaf1)
         if progress is not None:
             progress(done, kr1.size)
     return td
@@ -213,9 +262,15 @@ class _Columns:
     Shasha), ``path`` (the node is on j's leftmost path), ``label``, ``off`` (−s·big, which
     keeps a running minimum from reaching back into an earlier range: a row's entries lie
     within [−rel, r] of its range, so big > |T1| + |T2| separates ranges); ``reloff``:
-    off − rel.  ``groups``: the ranges grouped by nesting, innermost first (a range whose
-    off-path nodes lie in inner keyroots' ranges of groups < L is in group L), each with
-    its columns' fields."""
+    off − rel, the shift of the stored rows (:func:`_forest_all`); ``jump``: reloff −
+    reloff[ly], what a subtree step adds in the shifted rows, and a large value on each
+    range's first column, where there is no subtree to step over; ``leaf_rows``: per T1
+    leaf label, filled on first use, a T1 leaf's whole shifted step (its tree distances,
+    which depend only on its label, plus ``jump`` − 1), as (columns 1…, columns ``far``);
+    ``far``: the columns whose ly is not the column before (T2's non-leaf nodes, and the
+    first column of each range), ``far_ly`` their ly.  ``groups``: the ranges grouped by
+    nesting, innermost first (a range whose off-path nodes lie in inner keyroots' ranges of
+    groups < L is in group L), each with its columns' fields."""
 
     def __init__(self, t2: OrderedTree, big: int, kr: np.ndarray) -> None:
         sizes = kr - t2.lld[kr] + 1
@@ -249,9 +304,15 @@ class _Columns:
                 level[s] = level[d].max() + 1
         top = int(level.max(initial=-1))
         reloff = self.off - rel
-        dtype = np.int32 if (kr.size + 1) * big < 2**31 - 1 else np.int64
+        dtype = np.int32 if (kr.size + 1) * big < 2**30 - 1 else np.int64
         self.reloff = reloff.astype(dtype)
-        self.firsts = np.flatnonzero(self.first)
+        # the stored rows lie in [−(kr.size + 1)·big, big]; 2**30 (or 2**62) more stays apart
+        self.jump = (reloff - reloff[self.ly]).astype(dtype)
+        self.jump[self.first] = 2**30 if dtype == np.int32 else 2**62
+        self.leaf_rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        # the columns whose subtree step does not start one column back (non-leaf nodes)
+        self.far = np.flatnonzero(self.ly != np.arange(self.size) - 1)
+        self.far_ly = self.ly[self.far]
         self.groups = []
         for v in range(top + 1):
             cols = np.flatnonzero(level[seg] == v)
@@ -263,33 +324,68 @@ class _Columns:
             ))  # fmt: skip
 
 
-def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray) -> None:
+def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.ndarray) -> None:
     """The forest tables of T1's keyroot i against every T2 keyroot of ``c`` at once; the
-    tree distances of the leftmost-path pairs go into ``td``."""
+    tree distances of the leftmost-path pairs go into ``td``.  ``leaf1``: T1's leaves.
+
+    The rows are stored shifted, ``e[r] = fd[r] + c.reloff − r``, so that Zhang–Shasha's
+    insertion step (fd[r][col] ≤ fd[r][col − 1] + 1, within a range only) is a plain running
+    minimum and its deletion step (fd[r][col] ≤ fd[r − 1][col] + 1) a plain minimum: a row
+    off i's leftmost path is ``e[r] = running min of min(e[r − 1], e[lx][ly] + td[x][node]
+    + c.jump + lx − r)``, and the first column of each range comes out as r by itself
+    (``jump`` bars the subtree step there).  For a leaf x, lx = r − 1 and td[x][·] depends
+    only on x's label, so the added terms are one cached row (``c.leaf_rows``), and ly is
+    the column before but for the columns of T2's non-leaf nodes (``c.far``) — most rows,
+    as most of a shortest-path tree is leaves."""
     li = int(t1.lld[i])
     nr = i - li + 1
-    fd = np.empty((nr + 1, c.size), dtype=np.int32)
-    fd[0] = c.rel
-    for r in range(1, nr + 1):
-        x = li + r - 1
-        lx = int(t1.lld[x]) - li
-        if lx:  # x off i's leftmost path: every column at once, no relabelling step
-            a = np.minimum(fd[r - 1] + 1, fd[lx][c.ly] + td[x][c.node])
-            a[c.firsts] = r
-            a += c.reloff
-            np.minimum.accumulate(a, out=a)
-            np.subtract(a, c.reloff, out=fd[r])
+    xs = np.arange(li, i + 1)
+    lxs = t1.lld[xs] - li
+    leaf = leaf1[xs]
+    # keep only the rows read again as some e[lx] (the leftmost-leaf prefixes of the
+    # non-leaf nodes off i's leftmost path, and row 0); the others alternate between two
+    # scratch rows, as row r only reads row r − 1 besides the kept ones
+    kept = np.unique(np.concatenate([[0], lxs[(lxs > 0) & ~leaf]]))
+    slot = np.arange(nr + 1) % 2 + kept.size
+    slot[kept] = np.arange(kept.size)
+    slot = slot.tolist()
+    e = np.empty((kept.size + 2, c.size), dtype=c.reloff.dtype)
+    e[0] = c.off
+    step = np.empty(c.size, dtype=e.dtype)
+    far = np.empty(c.far.size, dtype=e.dtype)
+    labels = t1.labels[xs].tolist()
+    for x, lx, is_leaf, lab in zip(xs.tolist(), lxs.tolist(), leaf.tolist(), labels, strict=True):
+        r = x - li + 1
+        row, before = e[slot[r]], e[slot[r - 1]]
+        if is_leaf and lx:  # most rows: a leaf off i's leftmost path
+            got = c.leaf_rows.get(lab)
+            if got is None:
+                add = td[x][c.node] + c.jump - 1
+                got = c.leaf_rows[lab] = (add[1:], add[c.far])
+            np.add(before[:-1], got[0], out=step[1:])
+            before.take(c.far_ly, out=far)
+            far += got[1]
+            step[c.far] = far  # column 0 is a range's first, among them
+            np.minimum(before, step, out=row)
+            np.minimum.accumulate(row, out=row)
             continue
+        if lx:  # x off i's leftmost path: every column at once, no relabelling step
+            e[slot[lx]].take(c.ly, out=step)
+            step += td[x][c.node] + c.jump + (lx - r)
+            np.minimum(before, step, out=row)
+            np.minimum.accumulate(row, out=row)
+            continue
+        prev = before - c.reloff + (r - 1)
         for g in c.groups:  # on the path: innermost ranges first, they store what outer use
             cols = g.cols
-            jump = fd[0][g.ly] + td[x][g.node]
-            relab = fd[r - 1][g.left] + (g.label != t1.labels[x])
-            a = np.minimum(fd[r - 1][cols] + 1, np.where(g.path, relab, jump))
+            jump = c.rel[g.ly] + td[x][g.node]
+            relab = prev[g.left] + (g.label != lab)
+            a = np.minimum(prev[cols] + 1, np.where(g.path, relab, jump))
             a[g.firsts] = r
             a += g.reloff
             np.minimum.accumulate(a, out=a)
+            row[cols] = a - r
             a -= g.reloff
-            fd[r, cols] = a
             td[x, g.path_nodes] = a[g.path]
 
 
@@ -358,4 +454,11 @@ def _walk_back(t1: OrderedTree, t2: OrderedTree, td: np.ndarray) -> np.ndarray:
     return np.array(sorted(out), dtype=np.int64)
 
 
-__all__ = ["OrderedTree", "TreeEdit", "ordered_tree", "tree_edit_distance"]
+__all__ = [
+    "OrderedTree",
+    "TreeEdit",
+    "TreeTables",
+    "ordered_tree",
+    "tree_edit_distance",
+    "tree_tables",
+]

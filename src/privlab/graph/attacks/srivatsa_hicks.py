@@ -67,7 +67,7 @@ from privlab.errors import InputError
 from privlab.graph.attacks.distance_vector import distance_vector
 from privlab.graph.attacks.seeded import MatchingResult, initial_maps, prepare, result
 from privlab.graph.core import Graph
-from privlab.graph.tree_edit import OrderedTree, ordered_tree, tree_edit_distance
+from privlab.graph.tree_edit import OrderedTree, TreeTables, ordered_tree, tree_tables
 from privlab.progress import ProgressFn
 from privlab.validate import check_choice, check_int
 
@@ -143,7 +143,7 @@ def _spanning_trees(
     lab1[s[:, 0]] = np.arange(s.shape[0])
     lab2[s[:, 1]] = np.arange(s.shape[0])
     order = np.concatenate([rng.permutation(s.shape[0]) for _ in range(-(-nt // s.shape[0]))])
-    best: tuple[int, np.ndarray] | None = None
+    best: TreeTables | None = None  # only the closest pair's tables are walked back
     for t in range(nt):
         k = int(order[t])
         a = random_bfs_tree(g1, int(s[k, 0]), lab1, rng, tree_nodes)
@@ -154,17 +154,18 @@ def _spanning_trees(
             def step(done: int, total: int, t: int = t) -> None:
                 progress(t * 1000 + 1000 * done // max(total, 1), nt * 1000)
 
-        edit = tree_edit_distance(a, b, progress=step)
-        if best is None or edit.distance < best[0]:
-            best = (edit.distance, edit.node_pairs(a, b))
+        tables = tree_tables(a, b, progress=step)
+        if best is None or tables.distance < best.distance:
+            best = tables
+        del tables
         if progress is not None:
             progress((t + 1) * 1000, nt * 1000)
     assert best is not None
-    pairs = best[1]
+    pairs = best.edit().node_pairs(best.t1, best.t2)
     free = (map12[pairs[:, 0]] < 0) & (map21[pairs[:, 1]] < 0)
     map12[pairs[free, 0]] = pairs[free, 1]
     params = {"variant": "spanning-tree", "trees": nt, "tree_nodes": tree_nodes,
-              "tree_distance": best[0]}  # fmt: skip
+              "tree_distance": best.distance}  # fmt: skip
     return result(map12, s, tr, method="srivatsa-hicks", rounds=nt,
                   seconds=time.perf_counter() - t0, parameters=params)  # fmt: skip
 

@@ -1,0 +1,106 @@
+"""The Zhang–Shasha tables kept by :func:`privlab.graph.tree_edit.tree_tables`: every subtree
+distance against the textbook recursion (the table starts uninitialised, so a cell the
+forest rows or the closed-form leaves miss would show), on bushy trees with runs of sibling
+leaves (the cached leaf rows), and the spanning-tree attack's walk back of only the closest
+tree pair against walking back every pair."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from privlab.graph.attacks.srivatsa_hicks import random_bfs_tree, srivatsa_hicks
+from privlab.graph.tree_edit import tree_edit_distance, tree_tables
+from tests.graph.test_propagation import gnp
+from tests.graph.test_srivatsa_hicks import T, build, forest_distance, valid_mapping
+
+
+def subtrees_in_postorder(tree) -> list:
+    """The nested-tuple subtree of each node, in postorder (build's numbering)."""
+    out: list = []
+
+    def walk(t) -> None:
+        for c in t[1]:
+            walk(c)
+        out.append(t)
+
+    walk(tree)
+    return out
+
+
+@st.composite
+def bushy_tree(draw, n_max: int = 12):
+    # parents drawn among the first few nodes: many leaves, often siblings of one label
+    n = draw(st.integers(1, n_max))
+    hubs = draw(st.integers(1, 4))
+    labels = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    kids: dict[int, list[int]] = {i: [] for i in range(n)}
+    for i in range(1, n):
+        kids[draw(st.integers(0, min(i, hubs) - 1))].append(i)
+
+    def nest(v):
+        return T(labels[v], *[nest(c) for c in kids[v]])
+
+    return nest(0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(bushy_tree(), bushy_tree())
+def test_every_subtree_distance_is_the_recursions(a, b):
+    t1, t2 = build(a), build(b)
+    td = tree_tables(t1, t2).td
+    sub1, sub2 = subtrees_in_postorder(a), subtrees_in_postorder(b)
+    want = np.array([[forest_distance((x,), (y,)) for y in sub2] for x in sub1])
+    assert td.shape == want.shape
+    assert np.array_equal(td, want)
+
+
+@settings(max_examples=30, deadline=None)
+@given(bushy_tree(), bushy_tree())
+def test_tables_edit_is_tree_edit_distance(a, b):
+    t1, t2 = build(a), build(b)
+    tables = tree_tables(t1, t2)
+    edit, direct = tables.edit(), tree_edit_distance(t1, t2)
+    assert tables.distance == edit.distance == direct.distance == forest_distance((a,), (b,))
+    assert np.array_equal(edit.mapping, direct.mapping)
+    assert valid_mapping(t1, t2, edit.mapping)
+    # the mapping costs exactly the distance: unmapped nodes plus relabelled pairs
+    unmapped = t1.size + t2.size - 2 * len(edit.mapping)
+    assert unmapped + edit.relabelled == edit.distance
+
+
+def closest_pair_by_walking_back_every_pair(g1, g2, s, trees, seed, tree_nodes):
+    """The spanning-tree variant's draws, each tree pair aligned with its full mapping, the
+    first smallest distance kept (the loop before only the closest pair was walked back)."""
+    rng = np.random.default_rng(seed)
+    lab1 = np.full(g1.n_nodes, -1, dtype=np.int64)
+    lab2 = np.full(g2.n_nodes, -1, dtype=np.int64)
+    lab1[s[:, 0]] = np.arange(s.shape[0])
+    lab2[s[:, 1]] = np.arange(s.shape[0])
+    order = np.concatenate([rng.permutation(s.shape[0]) for _ in range(-(-trees // s.shape[0]))])
+    best = None
+    for t in range(trees):
+        k = int(order[t])
+        a = random_bfs_tree(g1, int(s[k, 0]), lab1, rng, tree_nodes)
+        b = random_bfs_tree(g2, int(s[k, 1]), lab2, rng, tree_nodes)
+        edit = tree_edit_distance(a, b)
+        if best is None or edit.distance < best[0]:
+            best = (edit.distance, edit.node_pairs(a, b))
+    return best
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 5), st.sampled_from([None, 12]))
+def test_spanning_trees_map_the_closest_pair_as_walking_back_every_pair(s, trees, cut):
+    g1, g2 = gnp(45, 0.12, s), gnp(45, 0.12, s + 1)
+    seeds = np.array([[0, 0], [1, 1], [2, 2]])
+    res = srivatsa_hicks(g1, g2, seeds, variant="spanning-tree", trees=trees, seed=s,
+                         tree_nodes=cut)  # fmt: skip
+    dist, pairs = closest_pair_by_walking_back_every_pair(g1, g2, seeds, trees, s, cut)
+    assert res.parameters["tree_distance"] == dist
+    want = np.full(g1.n_nodes, -1, dtype=np.int64)
+    want[seeds[:, 0]] = seeds[:, 1]
+    free = ~np.isin(pairs[:, 0], seeds[:, 0]) & ~np.isin(pairs[:, 1], seeds[:, 1])
+    want[pairs[free, 0]] = pairs[free, 1]
+    assert np.array_equal(res.mapping, want)
