@@ -10,8 +10,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from privlab.graph.attacks.srivatsa_hicks import random_bfs_tree, srivatsa_hicks
-from privlab.graph.tree_edit import tree_edit_distance, tree_tables
+from privlab.graph.attacks.srivatsa_hicks import (
+    hop_distances,
+    random_bfs_tree,
+    srivatsa_hicks,
+    tree_of_levels,
+)
+from privlab.graph.tree_edit import ordered_tree, tree_edit_distance, tree_tables
 from tests.graph.test_propagation import gnp
 from tests.graph.test_srivatsa_hicks import T, build, forest_distance, valid_mapping
 
@@ -104,3 +109,43 @@ def test_spanning_trees_map_the_closest_pair_as_walking_back_every_pair(s, trees
     free = ~np.isin(pairs[:, 0], seeds[:, 0]) & ~np.isin(pairs[:, 1], seeds[:, 1])
     want[pairs[free, 0]] = pairs[free, 1]
     assert np.array_equal(res.mapping, want)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 40), st.floats(0.0, 0.3))
+def test_hop_distances_are_scipys_unweighted_shortest_paths(s, n, p):
+    from scipy.sparse.csgraph import shortest_path
+
+    g = gnp(n, p, s)
+    root = s % n
+    want = shortest_path(g.to_scipy(), indices=root, unweighted=True, directed=False)
+    assert np.array_equal(hop_distances(g, root), want)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 40), st.integers(0, 3))
+def test_tree_of_levels_is_ordered_trees_walk(s, k, extra):
+    # a random rooted tree on k of the n = k + extra nodes (the others outside it), its
+    # siblings in a random order: the level-wise numbering is the node-by-node walk's
+    rng = np.random.default_rng(s)
+    n = k + extra
+    ids = rng.permutation(n)[:k]  # ids[0] the root
+    root = int(ids[0])
+    parent = {int(ids[v]): int(ids[rng.integers(0, v)]) for v in range(1, k)}
+    depth = np.full(n, np.inf)
+    depth[root] = 0
+    for v in ids[1:].tolist():  # parents come earlier in ids
+        depth[v] = depth[parent[v]] + 1
+    child = np.array(list(parent), dtype=np.int64)
+    par = np.array([parent[v] for v in child.tolist()], dtype=np.int64)
+    by = np.lexsort((rng.random(child.size), par))
+    child, par = child[by], par[by]
+    children: dict[int, list[int]] = {}
+    for c, p in zip(child.tolist(), par.tolist(), strict=True):
+        children.setdefault(p, []).append(c)
+    labels = rng.integers(-1, 3, n)
+    got = tree_of_levels(root, child, par, depth, labels)
+    want = ordered_tree(root, children, labels)
+    assert np.array_equal(got.nodes, want.nodes)
+    assert np.array_equal(got.lld, want.lld)
+    assert np.array_equal(got.labels, want.labels)

@@ -345,7 +345,10 @@ def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.
     # keep only the rows read again as some e[lx] (the leftmost-leaf prefixes of the
     # non-leaf nodes off i's leftmost path, and row 0); the others alternate between two
     # scratch rows, as row r only reads row r − 1 besides the kept ones
-    kept = np.unique(np.concatenate([[0], lxs[(lxs > 0) & ~leaf]]))
+    need = np.zeros(nr + 1, dtype=bool)
+    need[0] = True
+    need[lxs[~leaf]] = True
+    kept = np.flatnonzero(need)
     slot = np.arange(nr + 1) % 2 + kept.size
     slot[kept] = np.arange(kept.size)
     slot = slot.tolist()
@@ -401,8 +404,8 @@ def _forest(
     ly = t2.lld[ys] - lj  # column of each y's leftmost leaf, minus one, in the table
     ypath = ly == 0
     lab2 = t2.labels[ys]
-    ramp = np.arange(nc + 1)
-    fd = np.empty((nr + 1, nc + 1), dtype=np.int64)
+    ramp = np.arange(nc + 1, dtype=np.int32)
+    fd = np.empty((nr + 1, nc + 1), dtype=np.int32)
     fd[0] = ramp
     for r in range(1, nr + 1):
         x = li + r - 1
@@ -411,7 +414,7 @@ def _forest(
         jump = fd[lx][ly] + td[x, lj : j + 1]
         # x on i's leftmost path: relabel where y is on j's too
         diag = np.where(ypath, prev[:-1] + (lab2 != t1.labels[x]), jump) if lx == 0 else jump
-        a = np.empty(nc + 1, dtype=np.int64)
+        a = np.empty(nc + 1, dtype=np.int32)
         a[0] = r
         np.minimum(prev[1:] + 1, diag, out=a[1:])
         fd[r] = ramp + np.minimum.accumulate(a - ramp)
@@ -442,7 +445,10 @@ def _walk_back(t1: OrderedTree, t2: OrderedTree, td: np.ndarray) -> np.ndarray:
                     r, c = r - 1, c - 1
                     continue
             elif here == fd[lx, ly] + td[x, y]:
-                todo.append((x, y))
+                if t1.lld[x] == x and t2.lld[y] == y:
+                    out.append((x, y))  # two leaves: their 1 × 1 table maps them
+                else:
+                    todo.append((x, y))
                 r, c = lx, ly
                 continue
             if here == fd[r - 1, c] + 1:
