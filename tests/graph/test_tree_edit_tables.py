@@ -61,6 +61,43 @@ def test_every_subtree_distance_is_the_recursions(a, b):
     assert np.array_equal(td, want)
 
 
+@st.composite
+def deep_tree(draw, n_max: int = 11):
+    # parents drawn among all earlier nodes: deeper trees, inner nodes with leaf last children
+    n = draw(st.integers(1, n_max))
+    labels = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    kids: dict[int, list[int]] = {i: [] for i in range(n)}
+    for i in range(1, n):
+        kids[draw(st.integers(0, i - 1))].append(i)
+
+    def nest(v):
+        return T(labels[v], *[nest(c) for c in kids[v]])
+
+    return nest(0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(deep_tree(), deep_tree())
+def test_every_subtree_distance_is_the_recursions_on_deeper_trees(a, b):
+    td = tree_tables(build(a), build(b)).td
+    want = [[forest_distance((x,), (y,)) for y in subtrees_in_postorder(b)]
+            for x in subtrees_in_postorder(a)]  # fmt: skip
+    assert np.array_equal(td, np.array(want))
+
+
+def test_a_leaf_steps_into_a_subtree_whose_last_child_lacks_its_label():
+    # T1 leaf 2 (off the root's leftmost path) maps to T2's inner node 2, whose only child
+    # 3 lacks label 2: that column's subtree step is the one that wins
+    a, b = T(0, T(1), T(2)), T(0, T(1), T(2, T(3)))
+    assert tree_tables(build(a), build(b)).distance == 1 == forest_distance((a,), (b,))
+    a = T(0, T(1), T(2), T(2))
+    b = T(0, T(1), T(2, T(3)), T(2, T(3), T(4)))
+    assert tree_tables(build(a), build(b)).distance == 3 == forest_distance((a,), (b,))
+    # and with the last child holding the label, the insertion after it does as well
+    a, b = T(0, T(1), T(2)), T(0, T(1), T(5, T(2)))
+    assert tree_tables(build(a), build(b)).distance == 1 == forest_distance((a,), (b,))
+
+
 @settings(max_examples=30, deadline=None)
 @given(bushy_tree(), bushy_tree())
 def test_tables_edit_is_tree_edit_distance(a, b):

@@ -265,10 +265,10 @@ class _Columns:
     off − rel, the shift of the stored rows (:func:`_forest_all`); ``jump``: reloff −
     reloff[ly], what a subtree step adds in the shifted rows, and a large value on each
     range's first column, where there is no subtree to step over; ``leaf_rows``: per T1
-    leaf label, filled on first use, a T1 leaf's whole shifted step (its tree distances,
-    which depend only on its label, plus ``jump`` − 1), as (columns 1…, columns ``far``);
-    ``far``: the columns whose ly is not the column before (T2's non-leaf nodes, and the
-    first column of each range), ``far_ly`` their ly.  ``groups``: the ranges grouped by
+    leaf label, filled on first use, a T1 leaf's shifted step (:func:`_leaf_row`); ``far``:
+    the columns whose ly is not the column before (T2's non-leaf nodes, and the first
+    column of each range), ``inner_far`` those of non-leaf nodes, ``last_child`` (the node
+    of the column before) and its subtree's size.  ``groups``: the ranges grouped by
     nesting, innermost first (a range whose off-path nodes lie in inner keyroots' ranges of
     groups < L is in group L), each with its columns' fields."""
 
@@ -311,10 +311,14 @@ class _Columns:
         # the stored rows lie in [−(kr.size + 1)·big, big]; 2**62 more stays apart
         self.jump = (reloff - reloff[self.ly]).astype(dtype)
         self.jump[self.first] = 2**62
-        self.leaf_rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.leaf_rows: dict[int, tuple[np.ndarray, ...]] = {}
         # the columns whose subtree step does not start one column back (non-leaf nodes)
         self.far = np.flatnonzero(self.ly != np.arange(self.size) - 1)
-        self.far_ly = self.ly[self.far]
+        # of those, the non-leaf nodes' columns, and each one's last child (the column before)
+        inner_far = self.far[~self.first[self.far]]
+        self.inner_far = inner_far
+        self.last_child = node[inner_far - 1]
+        self.last_child_size = self.last_child - t2.lld[self.last_child] + 1
         self.groups = []
         for v in range(top + 1):
             cols = np.flatnonzero(level[seg] == v)
@@ -322,7 +326,7 @@ class _Columns:
                 cols=cols, ly=self.ly[cols], node=self.node[cols], path=self.path[cols],
                 label=self.label[cols], left=np.maximum(cols - 1, 0),
                 firsts=np.flatnonzero(self.first[cols]), reloff=reloff[cols].astype(dtype),
-                path_nodes=self.node[cols][self.path[cols]],
+                path_nodes=self.node[cols][self.path[cols]], rel_ly=rel[self.ly[cols]],
             ))  # fmt: skip
 
 
@@ -337,8 +341,9 @@ def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.
     + c.jump + lx − r)``, and the first column of each range comes out as r by itself
     (``jump`` bars the subtree step there).  For a leaf x, lx = r − 1 and td[x][·] depends
     only on x's label, so the added terms are one cached row (``c.leaf_rows``), and ly is
-    the column before but for the columns of T2's non-leaf nodes (``c.far``) — most rows,
-    as most of a shortest-path tree is leaves."""
+    the column before but for the columns of T2's non-leaf nodes, of which only a few need
+    their subtree step (:func:`_leaf_row`) — most rows, as most of a shortest-path tree is
+    leaves."""
     li = int(t1.lld[i])
     nr = i - li + 1
     xs = np.arange(li, i + 1)
@@ -360,8 +365,7 @@ def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.
     heads = [v[:-1] for v in rows]
     step = np.empty(c.size, dtype=e.dtype)
     tail = step[1:]
-    far = np.empty(c.far.size, dtype=e.dtype)
-    far_at, far_ly, cached = c.far, c.far_ly, c.leaf_rows
+    cached = c.leaf_rows
     add, minimum, running_min = np.add, np.minimum, np.minimum.accumulate
     labels = t1.labels[xs].tolist()
     for x, lx, is_leaf, lab in zip(xs.tolist(), lxs.tolist(), leaf.tolist(), labels, strict=True):
@@ -371,12 +375,12 @@ def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.
         if is_leaf and lx:  # most rows: a leaf off i's leftmost path
             got = cached.get(lab)
             if got is None:
-                full = td[x][c.node] + c.jump - 1
-                got = cached[lab] = (full[1:], full[far_at])
+                got = cached[lab] = _leaf_row(c, td[x])
             add(heads[up], got[0], out=tail)
-            before.take(far_ly, out=far)
-            far += got[1]
-            step[far_at] = far  # column 0 is a range's first, among them
+            if got[1].size:
+                before.take(got[2], out=got[4])
+                add(got[4], got[3], out=got[4])
+                step[got[1]] = got[4]
             minimum(before, step, out=row)
             running_min(row, out=row)
             continue
@@ -389,7 +393,7 @@ def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.
         prev = before - c.reloff + (r - 1)
         for g in c.groups:  # on the path: innermost ranges first, they store what outer use
             cols = g.cols
-            jump = c.rel[g.ly] + td[x][g.node]
+            jump = g.rel_ly + td[x][g.node]
             relab = prev[g.left] + (g.label != lab)
             a = np.minimum(prev[cols] + 1, np.where(g.path, relab, jump))
             a[g.firsts] = r
@@ -398,6 +402,27 @@ def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.
             row[cols] = a - r
             a -= g.reloff
             td[x, g.path_nodes] = a[g.path]
+
+
+def _leaf_row(c: _Columns, tdx: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The cached step of a T1 leaf x off the leftmost path (``tdx``: its tree distances):
+    (what columns 1… add to the row above one column back; the columns that instead step
+    from their ly; their ly; what they add; a buffer).
+
+    The subtree step at a column c of a non-leaf T2 node y is needed only when y's last
+    child y′ (column c − 1) holds no node labelled like x: otherwise it is never below the
+    insertion after x's own step at c − 1.  For, with fd the row above and fd′ this one,
+    fd′[c − 1] + 1 ≤ fd[ly(c − 1)] + td(x, y′) + 1 ≤ fd[ly(c)] + (|y| − 1 − |y′|) +
+    (|y′| − 1) + 1 = fd[ly(c)] + |y| − 1 ≤ fd[ly(c)] + td(x, y), as a leaf's distance to a
+    tree is its size less one if the tree holds its label, its size otherwise.  So for the
+    common label those columns are few; the others, and each range's first column, add a
+    value too large to win."""
+    full = tdx[c.node] + c.jump - 1
+    stepped = full[1:].copy()
+    stepped[c.far[c.far > 0] - 1] = 2**62  # the columns whose ly is not the column before
+    need = c.inner_far[tdx[c.last_child] == c.last_child_size]  # y′ lacks x's label
+    ly = c.ly[need]
+    return stepped, need, ly, full[need], np.empty(need.size, dtype=full.dtype)
 
 
 def _forest(
