@@ -377,7 +377,10 @@ def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.
             if got is None:
                 got = cached[lab] = _leaf_row(c, td[x])
             add(heads[up], got[0], out=tail)
-            if got[1].size:
+            if got[5]:  # a few columns (the common label's case): scalars are cheaper
+                for col, at, plus in got[5]:
+                    step[col] = before.item(at) + plus
+            elif got[1].size:
                 before.take(got[2], out=got[4])
                 add(got[4], got[3], out=got[4])
                 step[got[1]] = got[4]
@@ -407,7 +410,8 @@ def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.
 def _leaf_row(c: _Columns, tdx: np.ndarray) -> tuple[np.ndarray, ...]:
     """The cached step of a T1 leaf x off the leftmost path (``tdx``: its tree distances):
     (what columns 1… add to the row above one column back; the columns that instead step
-    from their ly; their ly; what they add; a buffer).
+    from their ly; their ly; what they add; a buffer; the same three as a list of Python
+    ints when there are at most 8 of them, else empty).
 
     The subtree step at a column c of a non-leaf T2 node y is needed only when y's last
     child y′ (column c − 1) holds no node labelled like x: otherwise it is never below the
@@ -422,7 +426,9 @@ def _leaf_row(c: _Columns, tdx: np.ndarray) -> tuple[np.ndarray, ...]:
     stepped[c.far[c.far > 0] - 1] = 2**62  # the columns whose ly is not the column before
     need = c.inner_far[tdx[c.last_child] == c.last_child_size]  # y′ lacks x's label
     ly = c.ly[need]
-    return stepped, need, ly, full[need], np.empty(need.size, dtype=full.dtype)
+    few = list(zip(need.tolist(), ly.tolist(), full[need].tolist(), strict=True))
+    few = few if len(few) <= 8 else []
+    return stepped, need, ly, full[need], np.empty(need.size, dtype=full.dtype), few
 
 
 def _forest(
