@@ -23,8 +23,9 @@ as the paper's centrality landmarks).  Then ``variant``:
     children by decreasing degree in its graph (ties at random), label each landmark by its
     pair and every other node alike, and align the two trees by the unit-cost ordered tree
     edit distance (:mod:`privlab.graph.tree_edit`).  The alignment of the tree pair with the
-    smallest distance is the mapping (SecGraph keeps the lowest of its tree pairs too),
-    less any pair touching a landmark (landmarks stay with their partners).  ``tree_nodes``
+    smallest distance is the mapping (SecGraph keeps the lowest of its tree pairs too; the
+    first on ties; only its tables are walked back into a mapping), less any pair touching
+    a landmark (landmarks stay with their partners).  ``tree_nodes``
     = N cuts each tree to its N nodes nearest the root (whole levels, then the last level's
     highest degrees; a subtree, since parents lie a level nearer), bounding the work as
     SecGraph's trees are bounded — by accident there: ``TreeNode.add`` compares ``Integer``
