@@ -29,7 +29,9 @@ and related problems*, SIAM J. Comput. 18(6), 1989), with its rows vectorized:
 * Rows are stored shifted (``fd + offset − r``) so that deletion is a plain minimum and
   insertion a plain running minimum; a row of a T1 leaf (most rows of a shortest-path
   tree) adds one cached row per leaf label, and reads the row above one column back except
-  at T2's non-leaf nodes.  Only the rows a later row reads are kept.
+  at T2's non-leaf nodes.  Only the rows a later row reads are kept.  The T2 ranges are
+  laid out by nesting level, so that a leftmost-path row computes every column at once and
+  then runs the minimum group by group over contiguous slices.
 
 :func:`tree_edit_distance` returns the distance and a minimum-cost mapping (pairs of nodes
 kept or relabelled), recovered by walking back through the recomputed forest tables.
@@ -37,7 +39,7 @@ kept or relabelled), recovered by walking back through the recomputed forest tab
 Cost: O(|T1|·|T2|·min(depth₁, leaves₁)·min(depth₂, leaves₂)) time in the worst case (the
 cells Zhang–Shasha fills), in Σ_i |T1(i)| + (T1's leftmost-path rows)·(nesting depth of T2's
 keyroots) numpy row operations, i over T1's non-leaf keyroots; O(|T1|·|T2|) memory (the tree
-distance table, 4 bytes a cell) plus, at a time, Σ_j (|T2(j)| + 1) int32 columns of the rows
+distance table, 4 bytes a cell) plus, at a time, Σ_j (|T2(j)| + 1) int64 columns of the rows
 kept for one T1 keyroot (its non-leaf nodes off the leftmost path, plus two).  Two 4,039-node
 shortest-path trees of ego-Facebook: about 0.7–1.0 s CPU for the tables (1.4–1.7 s before
 the shifted rows, 18–35 s with the per-pair loop).  The mapping walk recomputes, one pair
@@ -48,7 +50,6 @@ aligning several tree pairs walks back only the one it keeps.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -207,10 +208,11 @@ def _tree_distances(
     columns are the T2 keyroots' column ranges side by side (:class:`_Columns`): a row is a
     few numpy operations over all of them, the running minimum of the insertions restarting
     at each range.  Only the rows of nodes on i's leftmost path depend on this same row of
-    other ranges (through the tree distances the inner keyroots store); those rows go range
-    group by range group, innermost first (``_Columns.groups``).  Python steps: Σ_i |T1(i)|
+    other ranges (through the tree distances the inner keyroots store); in those rows the
+    running minimum goes range group by range group, innermost first (``_Columns.groups``),
+    each group reading what the inner ones stored.  Python steps: Σ_i |T1(i)|
     plus the leftmost-path rows times the nesting depth of T2's keyroots; memory: the rows
-    of one T1 keyroot that later rows read (:func:`_forest_all`), Σ_j (|T2(j)| + 1) int32
+    of one T1 keyroot that later rows read (:func:`_forest_all`), Σ_j (|T2(j)| + 1) int64
     each."""
     n1, n2 = t1.size, t2.size
     td = np.empty((n1, n2), dtype=np.int32)
@@ -254,8 +256,8 @@ _TABLE_CELLS = 1 << 25  # int32 cells of one batched forest table (128 MiB)
 
 
 class _Columns:
-    """The forest columns of T2's non-leaf keyroots ``kr`` (ascending) side by side.
-    Keyroot j (the s-th) owns
+    """The forest columns of T2's non-leaf keyroots ``kr`` (ascending) side by side, the
+    ranges laid out by nesting level (innermost first).  Keyroot j (the s-th placed) owns
     columns base_s … base_s + |T2(j)|: the empty forest, then lld(j) … j.  Per column:
     ``rel`` (its index within the range), ``node`` (the T2 node, 0 for the empty forest),
     ``ly`` (the global column of the node's leftmost leaf's prefix, fd[·][ly] in Zhang–
@@ -268,48 +270,35 @@ class _Columns:
     leaf label, filled on first use, a T1 leaf's shifted step (:func:`_leaf_row`); ``far``:
     the columns whose ly is not the column before (T2's non-leaf nodes, and the first
     column of each range), ``inner_far`` those of non-leaf nodes, ``last_child`` (the node
-    of the column before) and its subtree's size.  ``groups``: the ranges grouped by
-    nesting, innermost first (a range whose off-path nodes lie in inner keyroots' ranges of
-    groups < L is in group L), each with its columns' fields."""
+    of the column before) and its subtree's size.  ``path_*``: what the rows of T1's
+    leftmost-path nodes need.  ``groups``: the ranges grouped by nesting, innermost first (a
+    range whose off-path nodes lie on the leftmost paths of ranges in groups < L is in group
+    L), each as (first column, end column, the columns whose subtree step reads a tree
+    distance stored in this same row, the column it is read from, the constant to add)."""
 
     def __init__(self, t2: OrderedTree, big: int, kr: np.ndarray) -> None:
-        sizes = kr - t2.lld[kr] + 1
-        base = np.concatenate([[0], np.cumsum(sizes + 1)[:-1]]).astype(np.int64)
-        self.size = int((sizes + 1).sum())
-        seg = np.repeat(np.arange(kr.size), sizes + 1)
-        rel = np.arange(self.size) - base[seg]
-        lj = t2.lld[kr][seg]
-        node = np.where(rel > 0, lj + rel - 1, 0)
-        lyrel = np.where(rel > 0, t2.lld[node] - lj, 0)
+        # the keyroot owning each node's leftmost path: the highest node sharing its lld
+        owner = np.full(t2.size, -1, dtype=np.int64)
+        owner[t2.lld] = np.arange(t2.size)
+        # nesting levels, then the ranges laid out level by level (any order of the ranges
+        # works: each is contiguous and the offsets separate them), so a group is a slice
+        level = _levels(t2, kr, owner)
+        order = np.argsort(level, kind="stable")
+        kr, level = kr[order], level[order]
+        base, seg, rel, node, lyrel = _layout(t2, kr)
+        self.size = int(rel.size)
         self.rel, self.node, self.seg = rel, node, seg
         self.ly = base[seg] + lyrel
         self.path = (rel > 0) & (lyrel == 0)
         self.first = rel == 0
         self.label = t2.labels[node]
         self.off = -seg.astype(np.int64) * big
-        # the keyroot owning each node's leftmost path: the highest node sharing its lld
-        owner = np.full(t2.size, -1, dtype=np.int64)
-        owner[t2.lld] = np.arange(t2.size)
-        slot = np.full(t2.size, -1, dtype=np.int64)
-        slot[kr] = np.arange(kr.size)
-        level = np.zeros(kr.size, dtype=np.int64)
-        inner = (rel > 0) & ~self.path
-        dep_seg = slot[owner[t2.lld[node[inner]]]]  # -1: a leaf or an earlier chunk, done
-        user_seg = seg[inner]
-        keep = dep_seg >= 0
-        dep_seg, user_seg = dep_seg[keep], user_seg[keep]
-        for s in range(kr.size):  # inner keyroots come first in postorder
-            d = dep_seg[user_seg == s]
-            if d.size:
-                level[s] = level[d].max() + 1
-        top = int(level.max(initial=-1))
         reloff = self.off - rel
         # int64 rows although int32 would hold them: numpy's minimum.accumulate runs about
         # 3× faster on int64 (numpy 2.4, x86-64), and it is the costliest step of a row
-        dtype = np.int64
-        self.reloff = reloff.astype(dtype)
+        self.reloff = reloff
         # the stored rows lie in [−(kr.size + 1)·big, big]; 2**62 more stays apart
-        self.jump = (reloff - reloff[self.ly]).astype(dtype)
+        self.jump = reloff - reloff[self.ly]
         self.jump[self.first] = 2**62
         self.leaf_rows: dict[int, tuple[np.ndarray, ...]] = {}
         # the columns whose subtree step does not start one column back (non-leaf nodes)
@@ -319,15 +308,67 @@ class _Columns:
         self.inner_far = inner_far
         self.last_child = node[inner_far - 1]
         self.last_child_size = self.last_child - t2.lld[self.last_child] + 1
+        # rows on T1's leftmost path (shifted): the subtree step from the empty T1 forest
+        # (fd[0][ly] = rel[ly]), barred on each range's first column; the relabelling step
+        # on the path columns reads the row above one column back
+        self.path_jump = rel[self.ly] + reloff
+        self.path_jump[self.first] = 2**62
+        self.path_cols = np.flatnonzero(self.path)
+        self.path_label = self.label[self.path_cols]
+        self.path_nodes = node[self.path_cols]
+        self.path_back = -reloff[self.path_cols]
+        # columns whose subtree step reads a tree distance this same row stores: an off-path
+        # node on the leftmost path of another range here; it is read from that range's
+        # column of the row (``src``) as soon as that range's group is done
+        slot = np.full(t2.size, -1, dtype=np.int64)
+        slot[kr] = np.arange(kr.size)
+        off_path = np.flatnonzero((rel > 0) & ~self.path)
+        src_seg = slot[owner[t2.lld[node[off_path]]]]  # -1: a leaf or an earlier chunk, done
+        dep = off_path[src_seg >= 0]
+        src_seg = src_seg[src_seg >= 0]
+        src = base[src_seg] + node[dep] - t2.lld[kr[src_seg]] + 1
+        dconst = self.path_jump[dep] - reloff[src]
+        ends = np.concatenate([base, [self.size]])
         self.groups = []
-        for v in range(top + 1):
-            cols = np.flatnonzero(level[seg] == v)
-            self.groups.append(SimpleNamespace(
-                cols=cols, ly=self.ly[cols], node=self.node[cols], path=self.path[cols],
-                label=self.label[cols], left=np.maximum(cols - 1, 0),
-                firsts=np.flatnonzero(self.first[cols]), reloff=reloff[cols].astype(dtype),
-                path_nodes=self.node[cols][self.path[cols]], rel_ly=rel[self.ly[cols]],
-            ))  # fmt: skip
+        for v in range(int(level.max(initial=-1)) + 1):
+            segs = np.flatnonzero(level == v)
+            lo, hi = int(ends[segs[0]]), int(ends[segs[-1] + 1])
+            at = (dep >= lo) & (dep < hi)
+            self.groups.append((lo, hi, dep[at], src[at], dconst[at]))
+
+
+def _layout(t2: OrderedTree, kr: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The columns of keyroots ``kr`` side by side in that order: each range's first column
+    (``base``), and per column its range (``seg``), index in it (``rel``), node (0 for the
+    empty forest) and its leftmost leaf's prefix within the range (``lyrel``)."""
+    sizes = kr - t2.lld[kr] + 1
+    base = np.concatenate([[0], np.cumsum(sizes + 1)[:-1]]).astype(np.int64)
+    seg = np.repeat(np.arange(kr.size), sizes + 1)
+    rel = np.arange(int((sizes + 1).sum())) - base[seg]
+    lj = t2.lld[kr][seg]
+    node = np.where(rel > 0, lj + rel - 1, 0)
+    lyrel = np.where(rel > 0, t2.lld[node] - lj, 0)
+    return base, seg, rel, node, lyrel
+
+
+def _levels(t2: OrderedTree, kr: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """The nesting level of each keyroot of ``kr`` (ascending) among them: 0 if its range's
+    off-path nodes lie on no leftmost path of another of them, else 1 + the highest level
+    of those it reads."""
+    _, seg, rel, node, lyrel = _layout(t2, kr)
+    slot = np.full(t2.size, -1, dtype=np.int64)
+    slot[kr] = np.arange(kr.size)
+    level = np.zeros(kr.size, dtype=np.int64)
+    inner = (rel > 0) & (lyrel != 0)
+    dep_seg = slot[owner[t2.lld[node[inner]]]]  # -1: a leaf or an earlier chunk, done
+    user_seg = seg[inner]
+    keep = dep_seg >= 0
+    dep_seg, user_seg = dep_seg[keep], user_seg[keep]
+    for s in range(kr.size):  # inner keyroots come first in postorder
+        d = dep_seg[user_seg == s]
+        if d.size:
+            level[s] = level[d].max() + 1
+    return level
 
 
 def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.ndarray) -> None:
@@ -393,18 +434,17 @@ def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.
             minimum(before, step, out=row)
             running_min(row, out=row)
             continue
-        prev = before - c.reloff + (r - 1)
-        for g in c.groups:  # on the path: innermost ranges first, they store what outer use
-            cols = g.cols
-            jump = g.rel_ly + td[x][g.node]
-            relab = prev[g.left] + (g.label != lab)
-            a = np.minimum(prev[cols] + 1, np.where(g.path, relab, jump))
-            a[g.firsts] = r
-            a += g.reloff
-            np.minimum.accumulate(a, out=a)
-            row[cols] = a - r
-            a -= g.reloff
-            td[x, g.path_nodes] = a[g.path]
+        # on i's leftmost path: every column at once, then the groups innermost first, each
+        # reading the tree distances the inner ones just stored in this row
+        add(c.path_jump, td[x][c.node], out=step)
+        step -= r
+        step[c.path_cols] = before[c.path_cols - 1] + (c.path_label != lab) - 2
+        minimum(step, before, out=step)
+        for lo, hi, dep, src, dconst in c.groups:
+            if dep.size:
+                step[dep] = np.minimum(before[dep], row[src] + dconst)
+            running_min(step[lo:hi], out=row[lo:hi])
+        td[x, c.path_nodes] = row[c.path_cols] + (c.path_back + r)
 
 
 def _leaf_row(c: _Columns, tdx: np.ndarray) -> tuple[np.ndarray, ...]:
