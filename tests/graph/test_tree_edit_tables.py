@@ -35,54 +35,47 @@ def subtrees_in_postorder(tree) -> list:
 
 
 @st.composite
-def bushy_tree(draw, n_max: int = 12):
-    # parents drawn among the first few nodes: many leaves, often siblings of one label
+def random_trees(draw, n_max: int, hubs: bool):
+    # hubs: parents drawn among the first few nodes — many leaves, often siblings of one
+    # label; else among all earlier nodes — deeper trees, inner nodes with leaf last children
     n = draw(st.integers(1, n_max))
-    hubs = draw(st.integers(1, 4))
+    top = draw(st.integers(1, 4)) if hubs else n
     labels = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
     kids: dict[int, list[int]] = {i: [] for i in range(n)}
     for i in range(1, n):
-        kids[draw(st.integers(0, min(i, hubs) - 1))].append(i)
+        kids[draw(st.integers(0, min(i, top) - 1))].append(i)
 
     def nest(v):
         return T(labels[v], *[nest(c) for c in kids[v]])
 
     return nest(0)
+
+
+def bushy_tree():
+    return random_trees(12, hubs=True)
+
+
+def deep_tree():
+    return random_trees(11, hubs=False)
+
+
+def check_every_cell(a, b) -> None:
+    td = tree_tables(build(a), build(b)).td
+    want = [[forest_distance((x,), (y,)) for y in subtrees_in_postorder(b)]
+            for x in subtrees_in_postorder(a)]  # fmt: skip
+    assert np.array_equal(td, np.array(want))
 
 
 @settings(max_examples=60, deadline=None)
 @given(bushy_tree(), bushy_tree())
 def test_every_subtree_distance_is_the_recursions(a, b):
-    t1, t2 = build(a), build(b)
-    td = tree_tables(t1, t2).td
-    sub1, sub2 = subtrees_in_postorder(a), subtrees_in_postorder(b)
-    want = np.array([[forest_distance((x,), (y,)) for y in sub2] for x in sub1])
-    assert td.shape == want.shape
-    assert np.array_equal(td, want)
-
-
-@st.composite
-def deep_tree(draw, n_max: int = 11):
-    # parents drawn among all earlier nodes: deeper trees, inner nodes with leaf last children
-    n = draw(st.integers(1, n_max))
-    labels = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
-    kids: dict[int, list[int]] = {i: [] for i in range(n)}
-    for i in range(1, n):
-        kids[draw(st.integers(0, i - 1))].append(i)
-
-    def nest(v):
-        return T(labels[v], *[nest(c) for c in kids[v]])
-
-    return nest(0)
+    check_every_cell(a, b)
 
 
 @settings(max_examples=60, deadline=None)
 @given(deep_tree(), deep_tree())
 def test_every_subtree_distance_is_the_recursions_on_deeper_trees(a, b):
-    td = tree_tables(build(a), build(b)).td
-    want = [[forest_distance((x,), (y,)) for y in subtrees_in_postorder(b)]
-            for x in subtrees_in_postorder(a)]  # fmt: skip
-    assert np.array_equal(td, np.array(want))
+    check_every_cell(a, b)
 
 
 def test_a_leaf_steps_into_a_subtree_whose_last_child_lacks_its_label():
