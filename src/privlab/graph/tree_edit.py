@@ -384,7 +384,10 @@ def _forest_all(t1: OrderedTree, i: int, c: _Columns, td: np.ndarray, leaf1: np.
     only on x's label, so the added terms are one cached row (``c.leaf_rows``), and ly is
     the column before but for the columns of T2's non-leaf nodes, of which only a few need
     their subtree step (:func:`_leaf_row`) — most rows, as most of a shortest-path tree is
-    leaves."""
+    leaves.  A row on i's leftmost path (lx = 0) takes min(e[r − 1], e[r − 1][col − 1] +
+    [labels differ] − 2) on T2's path columns (the relabelling, shifted) and min(e[r − 1],
+    fd[0][ly] + td[x][node] + reloff − r) elsewhere, with its running minimum group by
+    group, innermost first (``c.groups``)."""
     li = int(t1.lld[i])
     nr = i - li + 1
     xs = np.arange(li, i + 1)
