@@ -23,8 +23,9 @@ as the paper's centrality landmarks).  Then ``variant``:
     children by decreasing degree in its graph (ties at random), label each landmark by its
     pair and every other node alike, and align the two trees by the unit-cost ordered tree
     edit distance (:mod:`privlab.graph.tree_edit`).  The alignment of the tree pair with the
-    smallest distance is the mapping (SecGraph keeps the lowest of its tree pairs too),
-    less any pair touching a landmark (landmarks stay with their partners).  ``tree_nodes``
+    smallest distance is the mapping (SecGraph keeps the lowest of its tree pairs too; the
+    first on ties; only its tables are walked back into a mapping), less any pair touching
+    a landmark (landmarks stay with their partners).  ``tree_nodes``
     = N cuts each tree to its N nodes nearest the root (whole levels, then the last level's
     highest degrees; a subtree, since parents lie a level nearer), bounding the work as
     SecGraph's trees are bounded — by accident there: ``TreeNode.add`` compares ``Integer``
@@ -67,7 +68,7 @@ from privlab.errors import InputError
 from privlab.graph.attacks.distance_vector import distance_vector
 from privlab.graph.attacks.seeded import MatchingResult, initial_maps, prepare, result
 from privlab.graph.core import Graph
-from privlab.graph.tree_edit import OrderedTree, ordered_tree, tree_edit_distance
+from privlab.graph.tree_edit import OrderedTree, TreeTables, tree_tables
 from privlab.progress import ProgressFn
 from privlab.validate import check_choice, check_int
 
@@ -143,7 +144,7 @@ def _spanning_trees(
     lab1[s[:, 0]] = np.arange(s.shape[0])
     lab2[s[:, 1]] = np.arange(s.shape[0])
     order = np.concatenate([rng.permutation(s.shape[0]) for _ in range(-(-nt // s.shape[0]))])
-    best: tuple[int, np.ndarray] | None = None
+    best: TreeTables | None = None  # only the closest pair's tables are walked back
     for t in range(nt):
         k = int(order[t])
         a = random_bfs_tree(g1, int(s[k, 0]), lab1, rng, tree_nodes)
@@ -154,17 +155,18 @@ def _spanning_trees(
             def step(done: int, total: int, t: int = t) -> None:
                 progress(t * 1000 + 1000 * done // max(total, 1), nt * 1000)
 
-        edit = tree_edit_distance(a, b, progress=step)
-        if best is None or edit.distance < best[0]:
-            best = (edit.distance, edit.node_pairs(a, b))
+        tables = tree_tables(a, b, progress=step)
+        if best is None or tables.distance < best.distance:
+            best = tables
+        del tables
         if progress is not None:
             progress((t + 1) * 1000, nt * 1000)
     assert best is not None
-    pairs = best[1]
+    pairs = best.edit().node_pairs(best.t1, best.t2)
     free = (map12[pairs[:, 0]] < 0) & (map21[pairs[:, 1]] < 0)
     map12[pairs[free, 0]] = pairs[free, 1]
     params = {"variant": "spanning-tree", "trees": nt, "tree_nodes": tree_nodes,
-              "tree_distance": best[0]}  # fmt: skip
+              "tree_distance": best.distance}  # fmt: skip
     return result(map12, s, tr, method="srivatsa-hicks", rounds=nt,
                   seconds=time.perf_counter() - t0, parameters=params)  # fmt: skip
 
@@ -182,9 +184,7 @@ def random_bfs_tree(
     outwards, and of the last level reached its highest-degree nodes (ties at random) —
     which is a subtree, since every kept node's parent lies a level nearer.  O(m) (one BFS,
     one sort of the edges)."""
-    from scipy.sparse.csgraph import shortest_path
-
-    dist = shortest_path(g.to_scipy(), indices=root, unweighted=True, directed=False)
+    dist = hop_distances(g, root)
     n = g.n_nodes
     deg = g.degrees()
     if size is not None and size < np.isfinite(dist).sum():
@@ -204,11 +204,60 @@ def random_bfs_tree(
     child, par = child[first], par[first]
     tie = rng.random(child.size)
     by = np.lexsort((tie, -deg[child], par))  # children grouped by parent, in order
-    child, par = child[by], par[by]
-    starts = np.searchsorted(par, np.arange(n + 1))
-    children = {int(p): child[starts[p] : starts[p + 1]].tolist()
-                for p in np.unique(par).tolist()}  # fmt: skip
-    return ordered_tree(root, children, labels)
+    return tree_of_levels(root, child[by], par[by], dist, labels)
+
+
+def tree_of_levels(
+    root: int, child: np.ndarray, par: np.ndarray, depth: np.ndarray, labels: np.ndarray
+) -> OrderedTree:
+    """The :class:`OrderedTree` of the tree with edges ``child``→``par``, given grouped by
+    parent with the siblings in order, ``depth[v]`` each node's depth (finite on the tree) —
+    the tree :func:`~privlab.graph.tree_edit.ordered_tree` builds, without its node-by-node
+    walk: subtree sizes bottom-up a level at a time; preorder numbers top-down (a node's is
+    its parent's + 1 + the sizes of its earlier siblings); postorder = preorder − depth +
+    size − 1, and a subtree is the postorder block ending at its root.  O(n·levels)."""
+    n = depth.size
+    lev = depth[child].astype(np.int64)
+    top = int(lev.max(initial=0))
+    size = np.zeros(n, dtype=np.int64)
+    size[root] = 1
+    size[child] = 1
+    for d in range(top, 0, -1):  # a level's sizes are whole once the level below is added
+        at = lev == d
+        size += np.bincount(par[at], weights=size[child[at]], minlength=n).astype(np.int64)
+    pre = np.zeros(n, dtype=np.int64)
+    for d in range(1, top + 1):
+        at = np.flatnonzero(lev == d)
+        c, p = child[at], par[at]
+        before = np.cumsum(size[c]) - size[c]
+        first = np.ones(c.size, dtype=bool)
+        first[1:] = p[1:] != p[:-1]
+        pre[c] = pre[p] + 1 + before - before[first][np.cumsum(first) - 1]
+    tree = np.concatenate([[root], child]).astype(np.int64)
+    post = pre[tree] - depth[tree].astype(np.int64) + size[tree] - 1
+    nodes = np.empty(tree.size, dtype=np.int64)
+    nodes[post] = tree
+    lld = np.arange(tree.size) - size[nodes] + 1
+    return OrderedTree(nodes, np.asarray(labels, dtype=np.int64)[nodes], lld)
+
+
+def hop_distances(g: Graph, root: int) -> np.ndarray:
+    """Hop distances from ``root`` in the undirected graph ``g`` (float64, inf where
+    unreachable): a breadth-first search level by level on the CSR arrays, O(n + m), without
+    importing scipy (0.5 s of start-up, more than the search on ego-Facebook)."""
+    dist = np.full(g.n_nodes, np.inf)
+    dist[root] = 0
+    front = np.array([root], dtype=np.int64)
+    level = 0
+    while front.size:
+        level += 1
+        lo, hi = g.indptr[front], g.indptr[front + 1]
+        take = hi - lo
+        at = np.repeat(lo - np.cumsum(take) + take, take) + np.arange(int(take.sum()))
+        nb = np.unique(g.indices[at])
+        front = nb[np.isinf(dist[nb])].astype(np.int64)
+        dist[front] = level
+    return dist
 
 
 def _subgraph(g1, g2, seeds, min_common, max_cells, truth, progress) -> MatchingResult:
@@ -293,4 +342,12 @@ class _Growth:
             self.score[part] = sc[np.arange(part.size), best]
 
 
-__all__ = ["MAX_CELLS", "MAX_TREE_NODES", "VARIANTS", "random_bfs_tree", "srivatsa_hicks"]
+__all__ = [
+    "MAX_CELLS",
+    "MAX_TREE_NODES",
+    "VARIANTS",
+    "hop_distances",
+    "random_bfs_tree",
+    "srivatsa_hicks",
+    "tree_of_levels",
+]
