@@ -2,8 +2,8 @@
 
 Typer (from 0.2x on) converts each parameter's text through a Pydantic ``TypeAdapter`` it
 builds when the command runs: importing Pydantic and building the adapters of one
-``privlab graph attack …`` command cost about 0.3–0.5 s of CPU, more than many attack calls
-themselves (docs/graph/cli-start.md).  :func:`install` gives each parameter of a loaded
+``privlab graph attack …`` command cost about 0.15–0.4 s of CPU, as much as many attack
+calls themselves (docs/graph/cli-start.md).  :func:`install` gives each parameter of a loaded
 command a converter that handles the plain cases directly — a string, a whole number, a
 decimal number within its bounds, a path, a choice — and hands every other value (anything
 it is not sure of: a bad number, an out-of-range one, a missing file…) to Typer's own
