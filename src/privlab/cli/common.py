@@ -26,29 +26,50 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.text import Text
 
 from privlab.cli.lazy import GROUP_SETTINGS
 from privlab.errors import ConfigError, PrivlabError
 from privlab.io import strict_json
 from privlab.io.outputs import Input, Output, check_outputs, inputs_of, is_stdout
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+class LazyConsole:
+    """A rich ``Console`` made with ``settings`` when first used (attributes read and set go
+    to it): importing rich costs about 0.1 s of CPU, which a command run with ``--json
+    --quiet`` and no error never needs (docs/graph/cli-start.md)."""
+
+    def __init__(self, **settings: Any) -> None:
+        object.__setattr__(self, "_settings", settings)
+        object.__setattr__(self, "_console", None)
+
+    def made(self) -> Console:
+        """The rich Console itself."""
+        console = self._console
+        if console is None:
+            from rich.console import Console
+
+            console = Console(**self._settings)
+            object.__setattr__(self, "_console", console)
+        return console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.made(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.made(), name, value)
+
+
 #: Consoles print text literally: no markup, no emoji codes, no highlighting of numbers.
-err_console = Console(stderr=True, markup=False, emoji=False, highlight=False)
-out_console = Console(markup=False, emoji=False, highlight=False)
+err_console = LazyConsole(stderr=True, markup=False, emoji=False, highlight=False)
+out_console = LazyConsole(markup=False, emoji=False, highlight=False)
 
 #: Exit codes: 2 for anything the user can fix; 130/143 for SIGINT/SIGTERM (128 + signal);
 #: 70 (EX_SOFTWARE) for a bug in privlab.
@@ -80,6 +101,8 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 def error(message: str) -> None:
     """``error: message`` on stderr, the message printed literally."""
+    from rich.text import Text
+
     err_console.print(Text("error: ", style="bold red") + Text(message), soft_wrap=True)
 
 
@@ -102,6 +125,8 @@ def note(message: str, label: str = "note", *, always: bool = False) -> None:
     """
     if quiet() and not always and label != "warning":
         return
+    from rich.text import Text
+
     err_console.print(Text(f"{label}: ", style="yellow") + Text(message), soft_wrap=True)
 
 
@@ -250,13 +275,14 @@ def live_console() -> Console:
     """``err_console``, whether it is interactive decided now, as rich decides it when a
     console is made: stderr may have been replaced since this module was imported (a
     program that embeds the command line, a test runner)."""
+    console = err_console.made()
     forced = os.environ.get("TTY_INTERACTIVE")
-    err_console.is_interactive = (
+    console.is_interactive = (
         forced == "1"
         if forced in ("0", "1")
-        else err_console.is_terminal and not err_console.is_dumb_terminal
+        else console.is_terminal and not console.is_dumb_terminal
     )
-    return err_console
+    return console
 
 
 @contextmanager
@@ -288,6 +314,8 @@ def progress_bar(description: str, unit: str = "nodes") -> Iterator[Callable[[in
 
 @contextmanager
 def _bar(description: str, unit: str) -> Iterator[Callable[[int, int], None]]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),

@@ -34,13 +34,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import typer
-from rich.console import Console, Group, RenderableType
-from rich.table import Table
-from rich.text import Text
 
 from privlab.cli.common import (
     Quiet,
@@ -58,6 +55,10 @@ from privlab.graph.core import Graph, GraphFile, read_graph, write_graph
 from privlab.io import strict_json
 from privlab.io.atomic import atomic_folder
 from privlab.io.outputs import Input, Manifest, Output
+
+if TYPE_CHECKING:  # rich is imported when a table is printed, not with --json (cli-start.md)
+    from rich.console import Console, Group, RenderableType
+    from rich.table import Table
 
 PAIR_FILES = ("aux.txt", "san.txt", "truth.csv", "pair.json")
 GRAPH_FILE_HELP = (
@@ -93,6 +94,8 @@ def emit(
 
 def bucket_table(title: str, first: str, rows: list[tuple[str, dict[str, Any]]]) -> Table:
     """Hay et al.'s five candidate-set-size buckets, one row per level (counts and %)."""
+    from rich.table import Table
+
     grid = Table(title=title)
     grid.add_column(first)
     labels = rows[0][1]["buckets"] if rows else []
@@ -106,6 +109,10 @@ def bucket_table(title: str, first: str, rows: list[tuple[str, dict[str, Any]]])
 
 def _summary_table(title: str, payload: dict[str, Any], keys: tuple[str, ...]) -> Group:
     """A title line over a two-column table of ``payload[key]`` for ``keys``."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
     grid = Table(show_header=False)
     for key in keys:
         value = payload.get(key)
