@@ -5,8 +5,7 @@ short helps from the table without importing anything; running one command impor
 module alone and builds that one command.  (Typer would otherwise import every module of
 the group and build every command's parameters on each call: about 0.15 s of the start of a
 ``privlab graph attack …`` run.)  A test checks that each table's short help is the loaded
-command's own, and that the tables name every command.  The commands convert their plain
-parameter values without Typer's Pydantic validators (:mod:`privlab.cli.fast_params`).
+command's own, and that the tables name every command.
 """
 
 from __future__ import annotations
@@ -16,8 +15,6 @@ from typing import Any, ClassVar
 
 import typer
 from typer.core import TyperGroup
-
-from privlab.cli import fast_params
 
 #: name → (module, attribute, short help).  The attribute is a Typer app (a group of
 #: commands) or a command function (its docstring is its help).
@@ -38,10 +35,10 @@ def load_command(table: CommandTable, name: str) -> Any:
     module, attribute, _ = table[name]
     target = getattr(importlib.import_module(module), attribute)
     if isinstance(target, typer.Typer):
-        return fast_params.install(typer.main.get_command(target))
+        return typer.main.get_command(target)
     single = typer.Typer(add_completion=False, rich_markup_mode=None)  # as command_group's
     single.command(name)(target)
-    return fast_params.install(typer.main.get_command(single))
+    return typer.main.get_command(single)
 
 
 class LazyGroup(TyperGroup):
@@ -60,9 +57,6 @@ class LazyGroup(TyperGroup):
             short = self.table[cmd_name][2]
             return typer.core.TyperCommand(name=cmd_name, help=short, short_help=short)
         return load_command(self.table, cmd_name)
-
-    def get_help_option(self, ctx: Any) -> Any:
-        return fast_params.install_param(super().get_help_option(ctx))  # the root group's too
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         self._listing = True  # list the commands from the table, without importing them
