@@ -117,6 +117,13 @@ NKA_PL = ("graph attack nka {pair} --seeds-file {nka_seeds_csv} --communities in
           "--trials 10 --seed 0 %s")
 NKA_SG = "{nka_base1} {nka_base2} {nka_cliques} {nka_dir} {nka_nseeds} {out}"
 
+PL_JLSB = "graph attack jlsb {pair} --seeds-file {seeds_csv} --block 100 --keep 10"
+JLSB_FN = "privlab.graph.attacks.ji:jlsb"
+JLSB_ORDERS = (  # the rows jlsb-relabelled, jlsb-id, jlsb-id-relabelled (row jlsb: above)
+    ("", "", "", "equal degrees by neighbour degrees; docs/graph/dv-jlsb-ties.md"),
+    ("-id", " --order id", ", equal degrees by id,", "privlab's former order"),
+)
+
 ATTACKS: tuple[AttackRow, ...] = (
     AttackRow(
         "ns", "Narayanan–Shmatikov, θ = 0.1", PL_NS % "0.1", NS_FN, SG_NS % "0.1",
@@ -284,6 +291,12 @@ ATTACKS: tuple[AttackRow, ...] = (
         note="privlab --ns-rule authors (σ over the scored candidates, as Comm_Blind); "
         "SecGraph's run as row nka",
     ),
+    *(AttackRow(f"jlsb{tag}{rel}", f"JLSB from the seeds{how} vs SJCCS2014{where}",
+                PL_JLSB + opt, JLSB_FN, SG_JLSB, "SJCCS2014 (not in AttackTimer)",
+                relabelled=bool(rel), secgraph_g2_first=True, note=note)
+      for tag, opt, how, note in JLSB_ORDERS
+      for rel, where in (("-relabelled", ", G2 ids permuted"), ("", ""))
+      if tag or rel),
 )
 # fmt: on
 
