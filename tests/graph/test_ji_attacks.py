@@ -6,7 +6,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import ConfigError, InputError
@@ -187,6 +187,23 @@ def test_jlsb_invariants(p, seeded, block, landmarks, order):
     assert res.parameters["seedless"] is (not seeded)
     if not seeded:
         assert res.parameters["landmarks"] <= landmarks
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(pairs(), st.integers(0, 10**6), st.integers(1, 6), st.booleans())
+def test_jlsb_structure_order_does_not_see_g2_ids(p, seed, block, seeded):
+    # When no two nodes of G2 share degree and neighbour-degree sum, --order structure never
+    # looks at G2's ids: relabelling G2 by q relabels the mapping by q, nothing else.
+    g1, g2, _, seeds = p
+    key = _neighbour_degrees(g2, 10).sum(axis=1)
+    assume(len(set(zip(g2.degrees().tolist(), key.tolist(), strict=True))) == g2.n_nodes)
+    q = np.random.default_rng(seed).permutation(g2.n_nodes)
+    g3 = Graph.from_edges(g2.n_nodes, q[g2.edges()])
+    s2, s3 = (seeds, np.column_stack([seeds[:, 0], q[seeds[:, 1]]])) if seeded else (None, None)
+    a = jlsb(g1, g2, s2, block=block, keep=max(1, block // 2))
+    b = jlsb(g1, g3, s3, block=block, keep=max(1, block // 2))
+    m = a.mapping
+    assert b.mapping.tolist() == np.where(m >= 0, q[np.maximum(m, 0)], -1).tolist()
 
 
 def test_isolated_nodes_and_components_are_matched_too():
