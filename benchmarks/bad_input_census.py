@@ -1248,6 +1248,7 @@ def cases() -> list[Case]:
         ("weight inf", ["--distance-weight", "inf"]),
         ("all weights 0", ["--degree-weight", "0", "--neighbour-weight", "0",
                            "--distance-weight", "0"]),
+        ("order unknown", ["--order", "degree"]), ("order empty", ["--order", ""]),
     ])  # fmt: skip
     out += _options("graph attack nka", ["graph", "attack", "nka", "{d}/pair"], [  # 4-clique seeds
         ("seed cliques 0", ["--seed-cliques", "0"]), ("seed cliques text", ["--seed-cliques", "x"]),

@@ -106,6 +106,7 @@ PL_JLS = ("graph attack jls {pair} --seeds-file {seeds_csv} --variant %s --block
           "--aux-centrality {gA_cen} --san-centrality {gB_cen}")
 SG_JLS = ("-m d -a %s -gA {gA} -gB {gB} -gACen {gA_cen} -gBCen {gB_cen} -am queue "
           "-seed {seeds_txt} -bSize 100 -nKeep 10 -DisSimW 0.8 -StrSimW 0.1 -InhSimW 0.1 -gO {out}")
+TIMER_JLSB = "SJCCS2014 {gA} {gB} {seeds_txt} {out} 100 10 0.1 0.1 0.8 10 queue"
 SG_JLSB = ("-m d -a SJCCS2014 -gA {gA} -gB {gB} -seed {seeds_txt} -bSize 100 -nKeep 10 "
            "-DegSimW 0.1 -NeiSimW 0.1 -DisSimW 0.8 -nNei 10 -gO {out} -am queue")
 JLS_NOTE = ("both sides read the same centrality files (igraph's closeness over the reachable "
@@ -117,6 +118,13 @@ NKA_FN = "privlab.graph.attacks.nka:nka"
 NKA_PL = ("graph attack nka {pair} --seeds-file {nka_seeds_csv} --communities infomap "
           "--trials 10 --seed 0 %s")
 NKA_SG = "{nka_base1} {nka_base2} {nka_cliques} {nka_dir} {nka_nseeds} {out}"
+
+PL_JLSB = "graph attack jlsb {pair} --seeds-file {seeds_csv} --block 100 --keep 10"
+JLSB_FN = "privlab.graph.attacks.ji:jlsb"
+JLSB_ORDERS = (  # the rows jlsb-relabelled, jlsb-id, jlsb-id-relabelled (row jlsb: above)
+    ("", "", "", "equal degrees by neighbour degrees; docs/graph/dv-jlsb-ties.md"),
+    ("-id", " --order id", ", equal degrees by id,", "privlab's former order"),
+)
 
 ATTACKS: tuple[AttackRow, ...] = (
     AttackRow(
@@ -225,13 +233,13 @@ ATTACKS: tuple[AttackRow, ...] = (
     AttackRow(
         "jlsb", "JLSB (CCS 2014) from the seeds, vs SecGraph's SJCCS2014 (0.1/0.1/0.8, nNei 10)",
         "graph attack jlsb {pair} --seeds-file {seeds_csv} --block 100 --keep 10",
-        "privlab.graph.attacks.ji:jlsb", SG_JLSB, "SJCCS2014 (not in AttackTimer)",
+        "privlab.graph.attacks.ji:jlsb", SG_JLSB, TIMER_JLSB,
         note="SecGraph writes the pairs as g2 g1", secgraph_g2_first=True,
     ),
     AttackRow(
         "jlsb-seedless", "JLSB seedless (the paper's cold start) vs SecGraph's SJCCS2014 seeded",
         "graph attack jlsb {pair} --block 100 --keep 10", "privlab.graph.attacks.ji:jlsb",
-        SG_JLSB, "SJCCS2014 (not in AttackTimer)",
+        SG_JLSB, TIMER_JLSB,
         note="SecGraph's SJCCS2014 cannot run without seeds", secgraph_g2_first=True,
     ),
     AttackRow(
@@ -285,6 +293,12 @@ ATTACKS: tuple[AttackRow, ...] = (
         note="privlab --ns-rule authors (σ over the scored candidates, as Comm_Blind); "
         "SecGraph's run as row nka",
     ),
+    *(AttackRow(f"jlsb{tag}{rel}", f"JLSB from the seeds{how} vs SJCCS2014{where}",
+                PL_JLSB + opt, JLSB_FN, SG_JLSB, TIMER_JLSB,
+                relabelled=bool(rel), secgraph_g2_first=True, note=note)
+      for tag, opt, how, note in JLSB_ORDERS
+      for rel, where in (("-relabelled", ", G2 ids permuted"), ("", ""))
+      if tag or rel),
 )
 # fmt: on
 

@@ -6,18 +6,20 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from privlab.errors import ConfigError, InputError
 from privlab.graph.attacks.ji import (
     JLS_VARIANTS,
+    ORDERS,
     _Inherited,
     _neighbour_degrees,
     _structure,
     jls,
     jlsb,
 )
+from privlab.graph.attacks.seeded import by_degree
 from privlab.graph.core import Graph
 from tests.graph.test_propagation import relabelled
 
@@ -91,6 +93,36 @@ def test_jlsb_recovers_a_relabelled_path_from_seeds():
     assert res.mapping.tolist() == truth.tolist() and res.accuracy == 1.0
 
 
+# 0 is a hub of leaves 2 and 3 and of 4, which has the leaf 1: degrees 3, 1, 1, 1, 2.  Sums
+# of the neighbours' degrees: leaf 1 → 2, leaves 2 and 3 → 3.  G2 is it with ids 0..4 → P.
+BROOM = graph(5, [(0, 2), (0, 3), (0, 4), (4, 1)])
+P = np.array([3, 4, 0, 1, 2])  # G2: hub 3, 2 of degree 2 with the leaf 4, leaves 0 and 1
+BROOM2 = graph(5, [(3, 0), (3, 1), (3, 2), (2, 4)])
+
+
+def test_queue_orders_by_hand():
+    every = np.ones(5, dtype=bool)
+    key1 = _neighbour_degrees(BROOM, 10).sum(axis=1)
+    assert key1.tolist() == [4, 2, 3, 3, 4]
+    assert by_degree(BROOM, every).tolist() == [0, 4, 1, 2, 3]  # equal degrees by id
+    assert by_degree(BROOM, every, key1).tolist() == [0, 4, 2, 3, 1]  # leaf 1 (sum 2) last
+    key2 = _neighbour_degrees(BROOM2, 10).sum(axis=1)
+    assert by_degree(BROOM2, every).tolist() == [3, 2, 0, 1, 4]
+    assert by_degree(BROOM2, every, key2).tolist() == [3, 2, 0, 1, 4]
+    assert by_degree(BROOM, every != every, key1).size == 0
+
+
+def test_jlsb_block_one_matches_the_queues_in_order():
+    # block 1: every block matches the heads of the two queues, whatever the similarity.
+    # structure: [0, 4, 2, 3, 1] against [3, 2, 0, 1, 4], all five true (2, 3 are twins).
+    # id: [0, 4, 1, 2, 3] against [3, 2, 0, 1, 4]: the leaves 1, 2, 3 all wrong.
+    s = jlsb(BROOM, BROOM2, None, block=1, keep=1, truth=P)
+    assert s.mapping.tolist() == P.tolist() and s.correct == 5
+    i = jlsb(BROOM, BROOM2, None, block=1, keep=1, truth=P, order="id")
+    assert i.mapping.tolist() == [3, 0, 1, 4, 2] and i.correct == 2
+    assert s.parameters["order"] == "structure" and i.parameters["order"] == "id"
+
+
 def test_secgraph_variant_has_no_inherited_term():
     g1 = Graph.from_networkx(nx.powerlaw_cluster_graph(60, 3, 0.2, seed=2))
     g2, truth = relabelled(g1, seed=2)
@@ -145,16 +177,33 @@ def test_jls_invariants(p, variant, block, data):
 
 
 @settings(max_examples=25, deadline=None)
-@given(pairs(), st.booleans(), st.integers(1, 8), st.integers(1, 5))
-def test_jlsb_invariants(p, seeded, block, landmarks):
+@given(pairs(), st.booleans(), st.integers(1, 8), st.integers(1, 5), st.sampled_from(ORDERS))
+def test_jlsb_invariants(p, seeded, block, landmarks, order):
     g1, g2, truth, seeds = p
     s = seeds if seeded else None
     res = jlsb(g1, g2, s, block=block, keep=max(1, block // 2), landmarks=landmarks,
-               truth=truth)  # fmt: skip
+               order=order, truth=truth)  # fmt: skip
     check_invariants(res, g1, g2, truth, seeds[:0] if s is None else seeds)
     assert res.parameters["seedless"] is (not seeded)
     if not seeded:
         assert res.parameters["landmarks"] <= landmarks
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(pairs(), st.integers(0, 10**6), st.integers(1, 6), st.booleans())
+def test_jlsb_structure_order_does_not_see_g2_ids(p, seed, block, seeded):
+    # When no two nodes of G2 share degree and neighbour-degree sum, --order structure never
+    # looks at G2's ids: relabelling G2 by q relabels the mapping by q, nothing else.
+    g1, g2, _, seeds = p
+    key = _neighbour_degrees(g2, 10).sum(axis=1)
+    assume(len(set(zip(g2.degrees().tolist(), key.tolist(), strict=True))) == g2.n_nodes)
+    q = np.random.default_rng(seed).permutation(g2.n_nodes)
+    g3 = Graph.from_edges(g2.n_nodes, q[g2.edges()])
+    s2, s3 = (seeds, np.column_stack([seeds[:, 0], q[seeds[:, 1]]])) if seeded else (None, None)
+    a = jlsb(g1, g2, s2, block=block, keep=max(1, block // 2))
+    b = jlsb(g1, g3, s3, block=block, keep=max(1, block // 2))
+    m = a.mapping
+    assert b.mapping.tolist() == np.where(m >= 0, q[np.maximum(m, 0)], -1).tolist()
 
 
 def test_isolated_nodes_and_components_are_matched_too():
@@ -197,3 +246,5 @@ def test_seed_errors():
         jlsb(DIAMOND, DIAMOND, None, landmarks=0)
     with pytest.raises(ConfigError, match="neighbours"):
         jlsb(DIAMOND, DIAMOND, None, neighbours=0)
+    with pytest.raises(ConfigError, match="order"):
+        jlsb(DIAMOND, DIAMOND, None, order="degree")

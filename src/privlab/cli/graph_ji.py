@@ -181,6 +181,12 @@ def jlsb_command(
     landmarks: int = typer.Option(
         50, "--landmarks", min=1, help="Without seeds: the first matched pairs made landmarks."
     ),
+    order: str = typer.Option(
+        "structure",
+        "--order",
+        help="Equal degrees in the queues: structure (by the sum of the compared neighbour "
+        "degrees, then id) or id (the former rule).",
+    ),
     output: Path | None = MAPPING_OUT_OPT,
     json_out: bool = typer.Option(False, "--json", help=JSON_HELP),
     quiet: Quiet = False,
@@ -191,20 +197,22 @@ def jlsb_command(
     degrees of the two nodes' highest-degree neighbours, and the cosine of their hop
     distances to landmarks.  Without seeds (the paper's cold start) the first matched pairs
     become the landmarks; with --seeds / --seeds-file / --discover the seeds are (as in
-    SecGraph's SJCCS2014).  Nodes are matched --block at a time by decreasing degree, keeping
-    the --keep most similar pairs of each assignment.  The result is scored against truth.csv.
+    SecGraph's SJCCS2014).  Nodes are matched --block at a time by decreasing degree (equal
+    degrees by --order), keeping the --keep most similar pairs of each assignment.  The
+    result is scored against truth.csv.
     """
-    from privlab.graph.attacks.ji import MODES, jlsb
+    from privlab.graph.attacks.ji import MODES, ORDERS, jlsb
     from privlab.validate import check_choice
 
     check_choice(mode, "--mode", MODES)
+    check_choice(order, "--order", ORDERS)
 
     def attack(g1, g2, s, **kw):
         return jlsb(g1, g2, s, block=block, keep=keep, mode=mode, degree_weight=degree_weight,
                     neighbour_weight=neighbour_weight, distance_weight=distance_weight,
-                    neighbours=neighbours, landmarks=landmarks, **kw)  # fmt: skip
+                    neighbours=neighbours, landmarks=landmarks, order=order, **kw)  # fmt: skip
 
-    settings = ("block", "keep", "mode", "landmarks")
+    settings = ("block", "keep", "mode", "landmarks", "order")
     if seeds is not None or seeds_file is not None or discover is not None:
         _run("JLSB", attack, settings, pair_dir, (seeds, seeds_file, discover), output,
              json_out)  # fmt: skip

@@ -8,6 +8,8 @@
 //   java -cp secgraph-cli.jar privlab.AttackTimer Reconciliation gA gB seeds out NTEST
 //   java -cp secgraph-cli.jar privlab.AttackTimer DV gA gB seeds out BSIZE NKEEP MODE
 //   java -cp secgraph-cli.jar privlab.AttackTimer Percolation gA gB seeds out NKEEP
+//   java -cp secgraph-cli.jar privlab.AttackTimer SJCCS2014 gA gB seeds out BSIZE NKEEP DEGW NEIW DISW NNEI MODE
+//     (JLSB; its pairs are written g2 g1, as SecGraph's own -gO file)
 //
 // Prints "ATTACK_ONLY wall_s=<s> cpu_s=<s>" on stderr: the attack call's wall time and the
 // JVM's process CPU time over it (every thread: the main one, JIT compilers, GC).
@@ -16,6 +18,7 @@ package privlab;
 import common.Graph;
 import deAnonymize.DV;
 import deAnonymize.Percolation;
+import deAnonymize.SJCCS2014;
 import deAnonymize.UndirectionedPropagation;
 import deAnonymize.UserMatching;
 import java.io.BufferedWriter;
@@ -37,7 +40,7 @@ public final class AttackTimer {
     @SuppressWarnings("unchecked")
     public static void main(String[] args) throws Exception {
         if (args.length < 6) {
-            System.err.println("usage: AttackTimer NS|Reconciliation|DV|Percolation gA gB seeds out ARGS...");
+            System.err.println("usage: AttackTimer NS|Reconciliation|DV|Percolation|SJCCS2014 gA gB seeds out ARGS...");
             System.exit(2);
         }
         HashMap<Integer, HashSet<Integer>> g1 = Graph.readUndirectedGraph(args[1]);
@@ -68,6 +71,17 @@ public final class AttackTimer {
             case "Percolation":
                 res = Percolation.percolationMethod(g1, g2, seeds, Integer.parseInt(args[5]));
                 break;
+            case "SJCCS2014": {
+                Method m = SJCCS2014.class.getDeclaredMethod("runSJCCS2014", HashMap.class,
+                        HashMap.class, HashMap.class, int.class, int.class, double.class,
+                        double.class, double.class, int.class, String.class);
+                m.setAccessible(true);
+                res = (HashMap<Integer, Integer>) m.invoke(null, g1, g2, seeds,
+                        Integer.parseInt(args[5]), Integer.parseInt(args[6]),
+                        Double.parseDouble(args[7]), Double.parseDouble(args[8]),
+                        Double.parseDouble(args[9]), Integer.parseInt(args[10]), args[11]);
+                break;
+            }
             default:
                 System.err.println("unknown attack " + args[0]);
                 System.exit(2);

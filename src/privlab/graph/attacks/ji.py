@@ -49,6 +49,20 @@ until ``landmarks`` of them exist (assumption: the paper's landmark rule could n
 read; this is the documented reading — matched high-degree pairs serve as the seeds
 SecGraph takes from a file).  With seeds, the seeds are the landmarks (SecGraph).
 
+**JLSB's queue order** (``order``).  Both queues are by decreasing degree; ``"structure"``
+(the default) orders equal degrees by the decreasing sum of the ``neighbours`` highest
+neighbour degrees — the sum of the s_N feature vector, so the node's own two-hop structure,
+which an edge sample keeps up to noise — then by lower id.  Nodes of similar
+neighbourhoods of the two graphs then sit at similar places in their queues and meet in the
+same block.  ``"id"`` is the former rule, equal degrees by lower id; SecGraph's order is
+Java's ``HashSet`` order (id modulo the table's capacity).  Any id order is arbitrary, except
+on a pair whose G2 ids equal G1's (as ``graph pair`` writes it): there it lines up true
+pairs of equal degree, an advantage no real attacker has.  On the ego-Facebook 90/90 pairs
+of seeds 0–5 with G2's ids permuted, ``"structure"`` found 12–108 more correct pairs than
+``"id"``; unpermuted, where ids coincide, ``"id"`` was 6 ahead on average over seeds 0–4
+(docs/graph/dv-jlsb-ties.md).
+This rule is privlab's: the paper and SecGraph state none.
+
 Cost: distances O(k·m·diameter) time, O(k·n) memory (k landmarks); centralities (JLS+)
 O(n·m) (Brandes); each block O(b²·(k + f) + b³) for b = ``block`` and f features, plus the
 inherited term's sparse product O(b·d̄²); about n / keep blocks.  ADA adds O(m) per round.
@@ -78,6 +92,7 @@ from privlab.progress import ProgressFn
 from privlab.validate import check_choice, check_int, check_number_in
 
 MODES = ("queue", "stack")
+ORDERS = ("structure", "id")  # JLSB's order of equal degrees in the queues (module docstring)
 JLS_VARIANTS = ("isc", "adaptive", "secgraph", "secgraph-adaptive")
 
 SimFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -154,6 +169,7 @@ def jlsb(
     distance_weight: float = 0.8,
     neighbours: int = 10,
     landmarks: int = 50,
+    order: str = "structure",
     truth: Any = None,
     progress: ProgressFn | None = None,
 ) -> MatchingResult:
@@ -162,6 +178,8 @@ def jlsb(
 
     ``neighbours``: neighbour degrees compared (-nNei); ``landmarks``: seedless only, how
     many matched pairs become landmarks (≥ 1).  Weights as -DegSimW/-NeiSimW/-DisSimW.
+    ``order``: equal degrees in the queues by ``"structure"`` (decreasing sum of the
+    neighbour degrees compared, then id) or ``"id"`` (the former rule); module docstring.
     """
     t0 = time.perf_counter()
     b, k = _block_keep(block, keep)
@@ -170,10 +188,13 @@ def jlsb(
                   ("distance_weight", distance_weight)))  # fmt: skip
     nn = check_int(neighbours, "neighbours", 1, "neighbour degrees compared, SecGraph's -nNei")
     n_land = check_int(landmarks, "landmarks", 1, "matched pairs used as landmarks (seedless)")
+    check_choice(order, "order", ORDERS)
     g1, g2, s, tr = _inputs(g1, g2, seeds, truth, "JLSB", need_seeds=False)
     map12, map21 = initial_maps(g1.n_nodes, g2.n_nodes, s)
     deg1, deg2 = g1.degrees().astype(np.float64), g2.degrees().astype(np.float64)
-    nb1, nb2 = _unit_rows(_neighbour_degrees(g1, nn)), _unit_rows(_neighbour_degrees(g2, nn))
+    raw1, raw2 = _neighbour_degrees(g1, nn), _neighbour_degrees(g2, nn)
+    nb1, nb2 = _unit_rows(raw1), _unit_rows(raw2)
+    keys = (raw1.sum(axis=1), raw2.sum(axis=1)) if order == "structure" else None
     marks = _Landmarks(g1, g2, s, n_land if s.shape[0] == 0 else 0)
 
     def sim(a: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -187,21 +208,23 @@ def jlsb(
 
     on_keep = marks.record if marks.limit else None
     with one_blas_thread():
-        blocks = _run(g1, g2, map12, map21, sim, on_keep, b, k, mode, False, progress)
+        blocks = _run(g1, g2, map12, map21, sim, on_keep, b, k, mode, False, progress, keys)
     params = {"block": b, "keep": k, "mode": mode, "degree_weight": w[0],
               "neighbour_weight": w[1], "distance_weight": w[2], "neighbours": nn,
-              "landmarks": marks.count, "seedless": s.shape[0] == 0}  # fmt: skip
+              "landmarks": marks.count, "seedless": s.shape[0] == 0, "order": order}  # fmt: skip
     return result(map12, s, tr, method="jlsb", rounds=blocks,
                   seconds=time.perf_counter() - t0, parameters=params)  # fmt: skip
 
 
 # ============================================================================ the engine
-def _run(g1, g2, map12, map21, sim, on_keep, b, k, mode, adaptive, progress) -> int:
+def _run(g1, g2, map12, map21, sim, on_keep, b, k, mode, adaptive, progress, keys=None) -> int:
     """Match blocks until a queue is empty (``adaptive``: round after round of 2-hop
-    candidates until a side has no free node).  The number of blocks solved."""
+    candidates until a side has no free node).  The number of blocks solved.  ``keys``:
+    None (equal degrees by id) or one array per graph ordering equal degrees (decreasing)."""
+    k1, k2 = (None, None) if keys is None else keys
     if not adaptive:
-        q1 = deque(by_degree(g1, map12 < 0).tolist())
-        q2 = deque(by_degree(g2, map21 < 0).tolist())
+        q1 = deque(by_degree(g1, map12 < 0, k1).tolist())
+        q2 = deque(by_degree(g2, map21 < 0, k2).tolist())
         return match_blocks(q1, q2, map12, map21, sim, b, k, mode, progress, on_keep)
     a1, a2 = g1.to_scipy(), g2.to_scipy()
     blocks = 0
@@ -373,4 +396,4 @@ def _inputs(g1, g2, seeds, truth, what: str, *, need_seeds: bool):
     return g1, g2, s, tr
 
 
-__all__ = ["JLS_VARIANTS", "MODES", "jls", "jlsb"]
+__all__ = ["JLS_VARIANTS", "MODES", "ORDERS", "jls", "jlsb"]

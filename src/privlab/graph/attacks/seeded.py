@@ -199,10 +199,14 @@ def initial_maps(n1: int, n2: int, seeds: np.ndarray) -> tuple[np.ndarray, np.nd
     return map12, map21
 
 
-def by_degree(g: Graph, free: np.ndarray) -> np.ndarray:
-    """The nodes where ``free`` is True, by decreasing degree, ties by lower id."""
+def by_degree(g: Graph, free: np.ndarray, key: np.ndarray | None = None) -> np.ndarray:
+    """The nodes where ``free`` is True, by decreasing degree, ties by lower id; with
+    ``key`` (one number per node of ``g``), equal degrees by decreasing key first, then
+    by lower id.  O(n log n)."""
     nodes = np.flatnonzero(free)
-    return nodes[np.lexsort((nodes, -g.degrees()[nodes]))]
+    if key is None:
+        return nodes[np.lexsort((nodes, -g.degrees()[nodes]))]
+    return nodes[np.lexsort((nodes, -np.asarray(key)[nodes], -g.degrees()[nodes]))]
 
 
 __all__ = [
