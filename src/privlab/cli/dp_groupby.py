@@ -59,7 +59,27 @@ OUTPUT_OPT = _option(
     "-o",
 )
 
-GROUPED_ONLY = ("variance", "std")
+GROUPED_ONLY = ("variance", "std", "median", "quantile")
+
+
+def parse_quantile_query(text: str, parts: list[str]) -> Any:
+    """``quantile:COL:LOW:HIGH:P`` as a Query (LOW < HIGH finite, 0 ≤ P ≤ 1 are checked by
+    the library, naming the query)."""
+    from privlab.cli.dp import Query
+
+    if len(parts) != 5 or not parts[1]:
+        raise ConfigError(
+            f"--query {text!r}: a quantile needs clamping bounds fixed in advance and its "
+            "level, quantile:COL:LOW:HIGH:P (e.g. quantile:age:0:120:0.9; median:COL:LOW:HIGH "
+            "for P = 0.5)"
+        )
+    try:
+        low, high, level = float(parts[2]), float(parts[3]), float(parts[4])
+    except ValueError:
+        raise ConfigError(f"--query {text!r}: LOW, HIGH and P must be numbers") from None
+    if not 0 <= level <= 1:
+        raise ConfigError(f"--query {text!r}: the level P = {parts[4]} must be in [0, 1]")
+    return Query("quantile", parts[1], low, high, quantile=level)
 
 
 def wants_grouped(queries: list[Any], **options: Any) -> bool:
@@ -112,7 +132,8 @@ def _aggregations(queries: list[Any]) -> list[Any]:
                 f"{q.column} -q count (with --key {q.column}=a,b,c for fixed bins)"
             )
         eps = getattr(q, "epsilon", None)  # a per-query budget, where the parser gives one
-        out.append(Aggregation(q.kind, q.column, q.low, q.high, epsilon=eps))
+        level = getattr(q, "quantile", None)
+        out.append(Aggregation(q.kind, q.column, q.low, q.high, quantile=level, epsilon=eps))
     return out
 
 

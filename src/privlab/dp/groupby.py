@@ -23,6 +23,8 @@ Contribution", PoPETs 2020, §3–§4):
    mean        n (½), Σ (x − m) (½), m = (L + U)/2            1; (U − L)/2
    variance    n, Σ (x − m), Σ ((x − m)² − h²/2) (⅓ each)     1; h; h²/2 (h = (U−L)/2)
    std         as variance, then √                            as variance
+   median      one exponential-mechanism draw (all)           rank score, see below
+   quantile    one exponential-mechanism draw (all)           rank score, see below
    ==========  ==========================================  =======================
 
    mean = m + Σ̃(x − m)/ñ clamped to [L, U]; variance = Σ̃(x − m)²/ñ − (Σ̃(x − m)/ñ)²
@@ -31,6 +33,17 @@ Contribution", PoPETs 2020, §3–§4):
    ``make_mean``/``make_variance`` and Tumult's AVERAGE/VARIANCE ("sum of values minus the
    midpoint", Tumult Analytics docs, "Numerical aggregations"; OpenDP ``make_sized_bounded_
    variance``), and the figures are post-processed into mean and variance at no cost.
+
+**Median and quantiles** (``kind="median"``, ``kind="quantile"`` with ``quantile=p``):
+:func:`privlab.dp.quantiles.grouped_quantiles` on the bounded rows' group codes — the
+exponential mechanism with Smith's rank score over 1025 public candidates evenly spaced in
+[L, U] (Smith, STOC 2011; OpenDP's candidate score), vectorized over groups.  Its loss is
+linear in the score change, so against a unit that adds r_g rows to group g it is at most
+ε·Σ r_g / M with ``max_rows = M``; a unit touches ≤ G groups with ≤ R rows each, so
+M = G·R makes all groups together ε-DP (equivalently ε/G per group with M = R).  Passing
+M = R with the whole ε would be G·ε-DP.  With ``mechanism="gaussian"`` its ρ share buys
+ε = √(2ρ) (pure ε-DP implies ε²/2-zCDP, Bun & Steinke 2016, Proposition 1.4).  An empty
+group (public keys) gets a draw uniform over the candidates.
 
 Noise: ``mechanism="laplace"`` — pure ε: the exact discrete Laplace (geometric) for
 integer-valued figures (counts; sums of an integer column with integer bounds, centred on
@@ -79,6 +92,7 @@ from privlab.dp.partition_selection import (
     gaussian_selection,
     laplace_selection,
 )
+from privlab.dp.quantiles import DEFAULT_CANDIDATES, check_quantiles, grouped_quantiles
 from privlab.errors import ConfigError, InputError
 from privlab.validate import check_choice
 
@@ -90,7 +104,10 @@ _FIGURES = {
     "mean": ("n", "csum"),
     "variance": ("n", "csum", "csq"),
     "std": ("n", "csum", "csq"),
+    "median": ("q",),  # one exponential-mechanism draw per group
+    "quantile": ("q",),
 }
+QUANTILE_KINDS = ("median", "quantile")
 MECHANISMS = ("laplace", "gaussian")
 #: integer sums are exact in float64 while n · max|term| stays below this.
 _INT_LIMIT = 2**53
@@ -174,10 +191,16 @@ def _check_aggregation(agg: Any, columns: list[str]) -> Aggregation:
     if not isinstance(agg, Aggregation):
         raise ConfigError(f"aggregations: Aggregation objects expected, got {agg!r}")
     check_choice(agg.kind, "aggregation kind", KINDS)
-    if agg.kind in ("median", "quantile"):
+    if agg.kind == "quantile":
+        if agg.quantile is None:
+            raise ConfigError(
+                f"aggregation 'quantile' of {agg.column!r}: give its level, quantile=p with "
+                "0 < p < 1 (or kind 'median')"
+            )
+        check_quantiles([agg.quantile], f"quantile level of {agg.column!r}")
+    elif agg.quantile is not None:
         raise ConfigError(
-            f"aggregation {agg.kind!r}: grouped quantiles are not part of grouped_release yet; "
-            "use privlab.dp.exponential.private_quantile per group (privlab dp quantile)"
+            f"aggregation {agg.kind!r}: quantile={agg.quantile!r} is only for kind 'quantile'"
         )
     if agg.epsilon is not None:
         check_epsilon(agg.epsilon, f"epsilon of {agg.name}")
@@ -405,6 +428,50 @@ def _statistic(agg: Aggregation, noisy: dict[str, np.ndarray], figs: dict[str, _
     return pl.Series(agg.name, np.sqrt(variance))
 
 
+def _quantile_rows(bounds: ContributionBounds) -> int:
+    """The ``max_rows`` given to :func:`~privlab.dp.quantiles.grouped_quantiles`: G·R.
+
+    Each group's exponential mechanism with ``max_rows = M`` has privacy loss at most
+    ε·r/M against a unit that adds or removes r rows of that group (the score moves by at
+    most r·max(p, 1 − p) = (r/M)·Δ; the loss of the mechanism is linear in it).  One unit
+    touches at most G groups with at most R rows each, so the loss of all groups together is
+    at most ε·G·R/M: M = G·R gives ε in total (the same as ε/G per group with M = R).
+    ``max_rows = R`` with the whole ε would be G·ε-DP: wrong by the number of groups.
+    """
+    return bounds.max_groups * bounds.max_rows
+
+
+def _quantile_draws(
+    agg: Aggregation, group_of: np.ndarray, n_groups: int, column: np.ndarray,
+    bounds: ContributionBounds, epsilon: float, rng: np.random.Generator,
+) -> np.ndarray:  # fmt: skip
+    """One ε-DP quantile per group of the bounded rows (:func:`_quantile_rows`).  An empty
+    group's answer is uniform over the candidates.  O(n log m + groups·m)."""
+    level = 0.5 if agg.kind == "median" else float(agg.quantile)
+    result = grouped_quantiles(
+        group_of, n_groups, column.astype(np.float64), [level], float(agg.low),
+        float(agg.high), epsilon, max_rows=_quantile_rows(bounds), seed=rng,
+    )  # fmt: skip
+    return result.value[:, 0]
+
+
+def _quantile_meta(
+    agg: Aggregation, share: float, epsilon: float, bounds: ContributionBounds, zcdp: bool
+) -> dict[str, Any]:
+    rows = _quantile_rows(bounds)
+    level = 0.5 if agg.kind == "median" else float(agg.quantile)
+    entry = {"name": agg.name, "kind": agg.kind, "column": agg.column, "low": agg.low,
+             "high": agg.high, "quantile": level, "epsilon": share}  # fmt: skip
+    entry["figures"] = {"q": {
+        "noise": "exponential (rank score over candidates, Gumbel-max)", "epsilon": epsilon,
+        "max_rows": rows, "sensitivity": rows * max(level, 1 - level),
+        "candidates": DEFAULT_CANDIDATES,
+    }}  # fmt: skip
+    if zcdp:
+        entry["rho"] = epsilon * epsilon / 2
+    return entry
+
+
 # ---------------------------------------------------------------------------- release
 def grouped_release(
     data: Any,
@@ -503,6 +570,10 @@ def grouped_release(
         )  # fmt: skip
         budgets = [rho * share / eps / len(_FIGURES[a.kind])
                    for a, share in zip(aggs, shares, strict=True)]  # fmt: skip
+        # the exponential mechanism is pure: ε-DP implies ε²/2-zCDP (Bun & Steinke, TCC 2016,
+        # Proposition 1.4), so a ρ share buys ε = √(2ρ)
+        budgets = [math.sqrt(2 * b) if a.kind in QUANTILE_KINDS else b
+                   for a, b in zip(aggs, budgets, strict=True)]  # fmt: skip
     selection = None
     if private:
         if mechanism == "laplace":
@@ -535,6 +606,11 @@ def grouped_release(
         if a.column is not None:
             column = frame[a.column].to_numpy()
             column = column if rows is None else column[rows]
+        if a.kind in QUANTILE_KINDS:  # drawn now, over every group; filtered below like the rest
+            table[f"{a.name}|q"] = _quantile_draws(a, group_of, n_groups, column, bounds,
+                                                   budgets[len(per_agg)], rng)  # fmt: skip
+            per_agg.append([])
+            continue
         figs = _figures(a, column is not None and np.issubdtype(column.dtype, np.integer), n_kept)
         for f in figs:
             if f.term is None:
@@ -553,6 +629,10 @@ def grouped_release(
     columns_out = [groups[c] for c in by]
     meta = []
     for a, figs, share, budget in zip(aggs, per_agg, shares, budgets, strict=True):
+        if a.kind in QUANTILE_KINDS:
+            columns_out.append(pl.Series(a.name, table[f"{a.name}|q"], dtype=pl.Float64))
+            meta.append(_quantile_meta(a, share, budget, bounds, rho is not None))
+            continue
         noisy, fig_info = {}, {}
         for f in figs:
             sens = sensitivities(bounds, f.per_row)
@@ -579,4 +659,12 @@ def grouped_release(
     )
 
 
-__all__ = ["KINDS", "MECHANISMS", "Aggregation", "GroupedRelease", "grouped_release", "rho_for"]
+__all__ = [
+    "KINDS",
+    "MECHANISMS",
+    "QUANTILE_KINDS",
+    "Aggregation",
+    "GroupedRelease",
+    "grouped_release",
+    "rho_for",
+]
