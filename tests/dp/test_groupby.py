@@ -266,7 +266,8 @@ def test_a_missing_key_is_a_group_and_empty_data_releases_no_private_group():
     assert release.frame["g"].to_list() == ["a", None]  # sorted, the missing key last
     empty = frame.clear()
     private = grouped_release(empty, by=["g"], aggregations=[COUNT], epsilon=1, delta=1e-6)
-    assert private.frame.height == 0 and private.frame.columns == ["g", "count"]
+    assert private.frame.height == 0 and private.frame.columns == [
+        "g", "count", "count ci_low", "count ci_high"]
     public = grouped_release(empty, by=["g"], aggregations=[COUNT], epsilon=1, keys={"g": ["a"]})
     assert public.frame["g"].to_list() == ["a"]
 

@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -78,6 +78,16 @@ import polars as pl
 
 from privlab.dp import noise
 from privlab.dp.accountant import Accountant, Budget, check_delta, check_epsilon
+from privlab.dp.accuracy import (
+    CONFIDENCE,
+    Noise,
+    check_confidence,
+    discrete_gaussian_noise,
+    geometric_noise,
+    ratio_interval,
+    snapped_gaussian_noise,
+    snapped_laplace_noise,
+)
 from privlab.dp.contribution import (
     ContributionBounds,
     Sensitivity,
@@ -375,8 +385,10 @@ def _figures(agg: Aggregation, integer_column: bool, n_rows: int) -> list[_Figur
 def _add_noise(
     values: np.ndarray, fig: _Figure, sens: Sensitivity, mechanism: str, budget: float,
     rng: np.random.Generator,
-) -> tuple[np.ndarray, dict[str, Any]]:  # fmt: skip
-    """Noise on one figure's vector.  ``budget``: ε (laplace) or ρ (gaussian)."""
+) -> tuple[np.ndarray, dict[str, Any], Noise]:  # fmt: skip
+    """Noise on one figure's vector.  ``budget``: ε (laplace) or ρ (gaussian).  The
+    :class:`~privlab.dp.accuracy.Noise` returned is the noise's law in the figure's units
+    (after dividing by ``fig.factor``), for the intervals."""
     info: dict[str, Any] = {"l1_sensitivity": sens.l1, "l2_sensitivity": sens.l2}
     n = values.size
     if mechanism == "laplace":
@@ -386,10 +398,12 @@ def _add_noise(
             draws = np.asarray(noise.discrete_laplace(scale, n, rng=rng), dtype=np.int64)
             noisy = values.astype(np.int64) + draws
             info |= {"noise": "discrete_laplace", "epsilon": budget, "scale": float(scale)}
+            law = geometric_noise(scale)
         else:
             noisy, grid = noise.snap_laplace(values.astype(np.float64), sens.l1, budget, rng=rng)
             info |= {"noise": "laplace (snapped)", "epsilon": budget,
                      "scale": sens.l1 / budget, "grid": grid}  # fmt: skip
+            law = snapped_laplace_noise(sens.l1, budget, grid, max(1, n))
         b = info["scale"] / fig.factor
         info["std"] = math.sqrt(2) * b
     else:
@@ -400,11 +414,14 @@ def _add_noise(
             noisy = values.astype(np.int64) + draws
             info |= {"noise": "discrete_gaussian", "rho": budget,
                      "sigma": math.sqrt(float(sigma2))}  # fmt: skip
+            law = discrete_gaussian_noise(sigma2)
         else:
             noisy, grid = noise.snap_gaussian(values.astype(np.float64), sigma, sens.l2, rng=rng)
             info |= {"noise": "gaussian (snapped)", "rho": budget, "sigma": sigma, "grid": grid}
+            law = snapped_gaussian_noise(sigma, sens.l2, grid, max(1, n))
         info["std"] = info["sigma"] / fig.factor
-    return noisy, info
+    law = replace(law, step=law.step / fig.factor, rounding=law.rounding / fig.factor)
+    return noisy, info, law
 
 
 def _statistic(agg: Aggregation, noisy: dict[str, np.ndarray], figs: dict[str, _Figure]):
@@ -472,6 +489,52 @@ def _quantile_meta(
     return entry
 
 
+def _interval_columns(
+    agg: Aggregation, noisy: dict[str, np.ndarray], figs: dict[str, _Figure],
+    laws: dict[str, Noise], confidence: float = CONFIDENCE,
+) -> list[pl.Series]:  # fmt: skip
+    """The ``<name> ci_low`` / ``<name> ci_high`` columns: a ``confidence`` interval per
+    group for the statistic of the bounded rows, from the noise laws (public parameters)
+    and the released figures only — post-processing, no budget.  Vectorized over groups.
+
+    count, sum: value ± margin (exact coverage for the discrete noise).  mean: each of ñ
+    and Σ̃(x − m) at 1 − α/2 (union bound), m + the range of s/k over the box
+    (:func:`privlab.dp.accuracy.ratio_interval`).  variance: each of the three figures at
+    1 − α/3; with the box holding, variance = C/n + h²/2 − (S/n)² (C = Σ((x − m)² − h²/2))
+    lies between [min C/n + h²/2 − max (S/n)², max C/n + h²/2 − min (S/n)²], clipped to
+    [0, h²]; std: the square roots.  Conservative: coverage ≥ ``confidence``.  O(groups).
+    """
+    alpha = 1 - confidence
+    name = agg.name
+    if agg.kind in ("count", "sum"):
+        key = "n" if agg.kind == "count" else "sum"
+        margin = laws[key].margin(confidence)
+        value = noisy[key].astype(np.float64)
+        low, high = value - margin, value + margin
+    else:
+        lo, hi = float(agg.low), float(agg.high)
+        m, h = (lo + hi) / 2, (hi - lo) / 2
+        level = 1 - alpha / len(figs)
+        mn = laws["n"].margin(level)
+        centred = noisy["csum"].astype(np.float64) / figs["csum"].factor
+        c_lo, c_hi = ratio_interval(centred, noisy["n"], laws["csum"].margin(level), mn, -h, h)
+        if agg.kind == "mean":
+            low, high = m + c_lo, m + c_hi
+        else:
+            sq = noisy["csq"].astype(np.float64) / figs["csq"].factor
+            # integer path: Σ(8(x − m)² − 4h²)/8 = Σ((x − m)² − h²/2), as the real path
+            q_lo, q_hi = ratio_interval(sq, noisy["n"], laws["csq"].margin(level), mn,
+                                        -h * h / 2, h * h / 2)  # fmt: skip
+            sq_lo = np.where((c_lo <= 0) & (c_hi >= 0), 0.0, np.minimum(c_lo**2, c_hi**2))
+            sq_hi = np.maximum(c_lo**2, c_hi**2)
+            low = np.clip(q_lo + h * h / 2 - sq_hi, 0.0, h * h)
+            high = np.clip(q_hi + h * h / 2 - sq_lo, 0.0, h * h)
+            if agg.kind == "std":
+                low, high = np.sqrt(low), np.sqrt(high)
+    return [pl.Series(f"{name} ci_low", np.asarray(low, dtype=np.float64)),
+            pl.Series(f"{name} ci_high", np.asarray(high, dtype=np.float64))]  # fmt: skip
+
+
 # ---------------------------------------------------------------------------- release
 def grouped_release(
     data: Any,
@@ -486,6 +549,7 @@ def grouped_release(
     keys: Any = None,
     mechanism: str = "laplace",
     selection_epsilon: float | None = None,
+    confidence: float | None = CONFIDENCE,
     seed: Any = None,
 ) -> GroupedRelease:
     """Release per-group statistics with (ε, δ)-DP for the privacy unit (module docstring).
@@ -493,10 +557,16 @@ def grouped_release(
     ``data``: polars DataFrame/LazyFrame or pandas DataFrame.  ``by``: the group-by columns
     ([] for one global group).  ``keys``: public keys (a DataFrame of the ``by`` columns,
     or {column: [values]}, crossed), or None for private keys with partition selection.
+    ``confidence``: the level of the ``<name> ci_low``/``<name> ci_high`` columns of count,
+    sum, mean, variance and std (:func:`_interval_columns`; public parameters only, no
+    budget); None: no interval columns.  Median and quantiles get none: the exponential
+    mechanism's error depends on the data around the candidates, not on public parameters.
     ``seed``: a fixed seed makes the noise reproducible and the release NOT private
     (``insecure_seed``).  O(n) for the data, O(groups) for the noise.
     """
     eps = check_epsilon(epsilon)
+    if confidence is not None:
+        confidence = check_confidence(confidence)
     dlt = check_delta(delta)
     check_choice(mechanism, "mechanism", MECHANISMS)
     if isinstance(by, str):
@@ -633,12 +703,16 @@ def grouped_release(
             columns_out.append(pl.Series(a.name, table[f"{a.name}|q"], dtype=pl.Float64))
             meta.append(_quantile_meta(a, share, budget, bounds, rho is not None))
             continue
-        noisy, fig_info = {}, {}
+        noisy, fig_info, laws = {}, {}, {}
         for f in figs:
             sens = sensitivities(bounds, f.per_row)
             values = table[f"{a.name}|{f.key}"]
-            noisy[f.key], fig_info[f.key] = _add_noise(values, f, sens, mechanism, budget, rng)
+            noisy[f.key], fig_info[f.key], laws[f.key] = _add_noise(
+                values, f, sens, mechanism, budget, rng
+            )
         columns_out.append(_statistic(a, noisy, {f.key: f for f in figs}))
+        if confidence is not None:
+            columns_out += _interval_columns(a, noisy, {f.key: f for f in figs}, laws, confidence)
         entry = {"name": a.name, "kind": a.kind, "column": a.column, "low": a.low,
                  "high": a.high, "epsilon": share, "figures": fig_info}  # fmt: skip
         if rho is not None:
