@@ -71,3 +71,27 @@ def test_bad_quantile_queries_exit_2_and_write_nothing(visits, query, message):
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
     assert not (d / "res.csv").exists()
+
+
+def test_non_negative_clips_counts_sums_and_their_intervals_only(visits):
+    d, _ = visits
+    args = [d / "visits.csv", "-q", "count", "-q", "sum:cost:0:1024", "-q", "sum:person:-500:500",
+            "-q", "mean:cost:0:1024", "--groupby", "region",
+            "--key", "region=north,south," + ",".join(f"e{i}" for i in range(40)),
+            "-e", "0.3", "--seed", "2", "--json"]  # fmt: skip
+    raw = json.loads(_run(*args).stdout)
+    result = _run(*args, "--non-negative")
+    assert result.exit_code == 0, result.output
+    clipped = json.loads(result.stdout)
+    assert any("--non-negative" in n for n in clipped["notes"])
+    assert clipped["budget"] == raw["budget"]  # post-processing: the same spend
+    before = pl.DataFrame(raw["groups"])
+    after = pl.DataFrame(clipped["groups"])
+    for col in ("count", "sum(cost)"):
+        for name in (col, f"{col} ci_low", f"{col} ci_high"):
+            assert after[name].to_list() == before[name].clip(lower_bound=0).to_list()
+    # the empty groups' counts were negative somewhere before (else the test shows nothing)
+    assert (before["count"] < 0).any()
+    for name in ("sum(person)", "sum(person) ci_low", "mean(cost)"):  # LOW < 0; a mean
+        assert after[name].to_list() == before[name].to_list()
+    assert (before["sum(person) ci_low"] < 0).any()

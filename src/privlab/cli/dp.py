@@ -250,6 +250,7 @@ def release(
     key: list[str] = grouped.KEY_OPT,
     mechanism: str | None = grouped.MECHANISM_OPT,
     output: Path | None = grouped.OUTPUT_OPT,
+    non_negative: bool = grouped.NON_NEGATIVE_OPT,
 ) -> None:
     """Answer queries with differential privacy on one (ε, δ) budget (QUERY@EPS or even split).
 
@@ -267,7 +268,7 @@ def release(
     grouped_options = {
         "groupby": groupby, "privacy_unit": privacy_unit, "max_rows": max_rows_per_unit,
         "max_groups": max_groups_per_unit, "keys_file": keys, "key": key,
-        "mechanism": mechanism, "output": output,
+        "mechanism": mechanism, "output": output, "non_negative": non_negative,
     }  # fmt: skip
     if grouped.wants_grouped(queries, **grouped_options):
         # the grouped release spends at most (ε, δ) in all (partition selection included):

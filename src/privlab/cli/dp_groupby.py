@@ -52,6 +52,11 @@ KEY_OPT = _option(
 MECHANISM_OPT = _option(
     None, "--mechanism", "laplace (pure ε; the default) or gaussian (ρ-zCDP, needs --delta)."
 )
+NON_NEGATIVE_OPT = typer.Option(
+    False, "--non-negative",
+    help="Clip noisy counts (and sums with LOW >= 0) and their intervals below at 0: "
+    "post-processing, no budget (default: the raw noisy values).",
+)  # fmt: skip
 OUTPUT_OPT = _option(
     None,
     "--output",
@@ -141,7 +146,8 @@ def run(
     *, input: Path, queries: list[Any], epsilon: float, delta: float, groupby: list[str],
     privacy_unit: str | None, max_rows: int | None, max_groups: int | None,
     keys_file: Path | None, key: list[str], mechanism: str | None, output: Path | None,
-    delimiter: str | None, names: list[str] | None, sheet: str | None, seed: int | None,
+    non_negative: bool = False, delimiter: str | None, names: list[str] | None,
+    sheet: str | None, seed: int | None,
     json_out: bool, non_private_diagnostics: bool,
 ) -> None:  # fmt: skip
     """Answer ``queries`` per group (see the module's docstring)."""
@@ -190,6 +196,8 @@ def run(
         )  # fmt: skip
     except (ConfigError, InputError) as exc:  # name the file and the options
         raise type(exc)(f"{source}: {_as_options(str(exc))}") from None
+    if non_negative:
+        release = clip_non_negative(release, aggregations)
     payload = {
         "input": source,
         **({"output": str(output)} if output is not None else {}),
@@ -205,6 +213,25 @@ def run(
         print_section(payload)
     if seed is not None:
         note("--seed given: the noise is reproducible, hence NOT private.", "warning")
+
+
+def clip_non_negative(release: Any, aggregations: list[Any]) -> Any:
+    """The release with its counts, and its sums of values clamped to LOW ≥ 0, clipped
+    below at 0 with their intervals (privlab.dp.postprocess.non_negative_columns): the true
+    figures are ≥ 0, so the clipped intervals keep their coverage.  Post-processing of the
+    released frame: no budget.  O(groups)."""
+    from dataclasses import replace
+
+    from privlab.dp.postprocess import non_negative_columns
+
+    columns = [a.name for a in aggregations
+               if a.kind == "count" or (a.kind == "sum" and float(a.low) >= 0)]  # fmt: skip
+    if not columns:
+        return release
+    note_text = (f"--non-negative: {', '.join(columns)} (and their intervals) clipped below "
+                 "at 0; post-processing, no budget")  # fmt: skip
+    return replace(release, frame=non_negative_columns(release.frame, columns),
+                   notes=[*release.notes, note_text])  # fmt: skip
 
 
 def _require(columns: list[str], wanted: list[str], where: str, why: str) -> None:
