@@ -3,7 +3,7 @@ datasets that differ by one privacy unit with its maximal contribution, and the
 likelihood-ratio distinguisher of privlab.dp.empirical_audit.  The measured ε lower bound
 must stay under the claimed ε (0 violations at β = 10^-3), and an understated claim must
 be refuted (so the audit can fail).  Code of the quantiles author, with median cases.  The
-cases are spread over four files (test_audit_groupby*.py) to keep each under ~20 s of CPU;
+cases are spread over five files (test_audit_groupby*.py) to keep each under ~20 s of CPU;
 about 4 ms of CPU per grouped release, 2000 releases per case."""
 
 from __future__ import annotations
