@@ -48,7 +48,9 @@ def test_public_keys_to_a_csv_file(visits):
     assert payload["insecure_seed"] is True and payload["keys"] == "public"
     assert payload["privacy_unit"] is None and "one row is one person" in payload["statement"]
     written = pl.read_csv(out)
-    assert written.columns == ["region", "count", "mean(cost)", "std(cost)"]
+    assert written.columns == [
+        "region", *(f"{n}{ci}" for n in ("count", "mean(cost)", "std(cost)")
+                    for ci in ("", " ci_low", " ci_high"))]  # fmt: skip
     assert written["region"].to_list() == ["north", "south", "west"]
     truth = dict(frame.group_by("region").len().iter_rows())
     assert abs(written["count"][0] - truth["north"]) <= 2

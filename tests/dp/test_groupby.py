@@ -204,7 +204,13 @@ BAD = [
     ({"aggregations": [Aggregation("mean", "cost", 5, 1)]}, ConfigError, "low < high"),
     ({"aggregations": [Aggregation("mean", "cost", 0, math.inf)]}, ConfigError, "finite"),
     ({"aggregations": [Aggregation("sum", "region", 0, 1)]}, InputError, "not numeric"),
-    ({"aggregations": [Aggregation("median", "cost", 0, 1)]}, ConfigError, "quantile"),
+    ({"aggregations": [Aggregation("quantile", "cost", 0, 1)]}, ConfigError, "quantile=p"),
+    ({"aggregations": [Aggregation("quantile", "cost", 0, 9, quantile=1.5)]}, ConfigError,
+     "quantile level"),
+    ({"aggregations": [Aggregation("median", "cost", 0, 9, quantile=0.5)]}, ConfigError,
+     "only for kind 'quantile'"),
+    ({"aggregations": [Aggregation("median", "cost")]}, ConfigError, "bounds"),
+    ({"aggregations": [Aggregation("median", "region", 0, 1)]}, InputError, "not numeric"),
     ({"aggregations": [Aggregation("total")]}, ConfigError, "choose one of"),
     ({"aggregations": []}, ConfigError, "at least one"),
     ({"keys": None, "delta": 0.0}, ConfigError, "partition selection needs δ > 0"),
@@ -260,7 +266,8 @@ def test_a_missing_key_is_a_group_and_empty_data_releases_no_private_group():
     assert release.frame["g"].to_list() == ["a", None]  # sorted, the missing key last
     empty = frame.clear()
     private = grouped_release(empty, by=["g"], aggregations=[COUNT], epsilon=1, delta=1e-6)
-    assert private.frame.height == 0 and private.frame.columns == ["g", "count"]
+    assert private.frame.height == 0 and private.frame.columns == [
+        "g", "count", "count ci_low", "count ci_high"]
     public = grouped_release(empty, by=["g"], aggregations=[COUNT], epsilon=1, keys={"g": ["a"]})
     assert public.frame["g"].to_list() == ["a"]
 

@@ -59,14 +59,15 @@ SEED_HELP = "Fixed {} seed: INSECURE, for tests and demos only (default: fresh s
 
 QUERY_HELP = (
     "A query (repeatable): count | histogram:COL | sum:COL:LOW:HIGH | mean:COL:LOW:HIGH | "
-    "variance:COL:LOW:HIGH | std:COL:LOW:HIGH (variance and std: grouped releases). "
+    "variance:COL:LOW:HIGH | std:COL:LOW:HIGH | median:COL:LOW:HIGH | "
+    "quantile:COL:LOW:HIGH:P (variance to quantile: grouped releases). "
     "Histogram bins come from --bins COL=a,b,c (categories) or --bins COL=LOW:HIGH:WIDTH "
     "(numeric intervals [LOW, LOW+WIDTH), ...). QUERY@EPS gives the query its own ε; the "
     "others share the rest of --epsilon evenly."
 )
 
 
-BOUNDED_KINDS = ("sum", "mean", "variance", "std")
+BOUNDED_KINDS = ("sum", "mean", "variance", "std", "median")
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class Query:
     low: float | None = None
     high: float | None = None
     epsilon: float | None = None  # its own ε (QUERY@EPS); None: a share of the rest
+    quantile: float | None = None  # the level P of quantile:COL:LOW:HIGH:P
 
     @property
     def label(self) -> str:
@@ -85,7 +87,8 @@ class Query:
             return "count"
         if self.kind == "histogram":
             return f"histogram:{self.column}"
-        return f"{self.kind}:{self.column}:{self.low:g}:{self.high:g}"
+        level = f":{self.quantile:g}" if self.quantile is not None else ""
+        return f"{self.kind}:{self.column}:{self.low:g}:{self.high:g}{level}"
 
 
 def parse_query(text: str) -> Query:
@@ -97,6 +100,8 @@ def parse_query(text: str) -> Query:
         return Query("count")
     if kind == "histogram" and len(parts) == 2 and parts[1]:
         return Query("histogram", parts[1])
+    if kind == "quantile":
+        return grouped.parse_quantile_query(text, parts)
     if kind in BOUNDED_KINDS and len(parts) == 4 and parts[1]:
         try:
             low, high = float(parts[2]), float(parts[3])
@@ -245,6 +250,7 @@ def release(
     key: list[str] = grouped.KEY_OPT,
     mechanism: str | None = grouped.MECHANISM_OPT,
     output: Path | None = grouped.OUTPUT_OPT,
+    non_negative: bool = grouped.NON_NEGATIVE_OPT,
 ) -> None:
     """Answer queries with differential privacy on one (ε, δ) budget (QUERY@EPS or even split).
 
@@ -262,7 +268,7 @@ def release(
     grouped_options = {
         "groupby": groupby, "privacy_unit": privacy_unit, "max_rows": max_rows_per_unit,
         "max_groups": max_groups_per_unit, "keys_file": keys, "key": key,
-        "mechanism": mechanism, "output": output,
+        "mechanism": mechanism, "output": output, "non_negative": non_negative,
     }  # fmt: skip
     if grouped.wants_grouped(queries, **grouped_options):
         # the grouped release spends at most (ε, δ) in all (partition selection included):

@@ -52,6 +52,11 @@ KEY_OPT = _option(
 MECHANISM_OPT = _option(
     None, "--mechanism", "laplace (pure ε; the default) or gaussian (ρ-zCDP, needs --delta)."
 )
+NON_NEGATIVE_OPT = typer.Option(
+    False, "--non-negative",
+    help="Clip noisy counts (and sums with LOW >= 0) and their intervals below at 0: "
+    "post-processing, no budget (default: the raw noisy values).",
+)  # fmt: skip
 OUTPUT_OPT = _option(
     None,
     "--output",
@@ -59,7 +64,27 @@ OUTPUT_OPT = _option(
     "-o",
 )
 
-GROUPED_ONLY = ("variance", "std")
+GROUPED_ONLY = ("variance", "std", "median", "quantile")
+
+
+def parse_quantile_query(text: str, parts: list[str]) -> Any:
+    """``quantile:COL:LOW:HIGH:P`` as a Query (LOW < HIGH finite, 0 ≤ P ≤ 1 are checked by
+    the library, naming the query)."""
+    from privlab.cli.dp import Query
+
+    if len(parts) != 5 or not parts[1]:
+        raise ConfigError(
+            f"--query {text!r}: a quantile needs clamping bounds fixed in advance and its "
+            "level, quantile:COL:LOW:HIGH:P (e.g. quantile:age:0:120:0.9; median:COL:LOW:HIGH "
+            "for P = 0.5)"
+        )
+    try:
+        low, high, level = float(parts[2]), float(parts[3]), float(parts[4])
+    except ValueError:
+        raise ConfigError(f"--query {text!r}: LOW, HIGH and P must be numbers") from None
+    if not 0 <= level <= 1:
+        raise ConfigError(f"--query {text!r}: the level P = {parts[4]} must be in [0, 1]")
+    return Query("quantile", parts[1], low, high, quantile=level)
 
 
 def wants_grouped(queries: list[Any], **options: Any) -> bool:
@@ -112,7 +137,8 @@ def _aggregations(queries: list[Any]) -> list[Any]:
                 f"{q.column} -q count (with --key {q.column}=a,b,c for fixed bins)"
             )
         eps = getattr(q, "epsilon", None)  # a per-query budget, where the parser gives one
-        out.append(Aggregation(q.kind, q.column, q.low, q.high, epsilon=eps))
+        level = getattr(q, "quantile", None)
+        out.append(Aggregation(q.kind, q.column, q.low, q.high, quantile=level, epsilon=eps))
     return out
 
 
@@ -120,7 +146,8 @@ def run(
     *, input: Path, queries: list[Any], epsilon: float, delta: float, groupby: list[str],
     privacy_unit: str | None, max_rows: int | None, max_groups: int | None,
     keys_file: Path | None, key: list[str], mechanism: str | None, output: Path | None,
-    delimiter: str | None, names: list[str] | None, sheet: str | None, seed: int | None,
+    non_negative: bool = False, delimiter: str | None, names: list[str] | None,
+    sheet: str | None, seed: int | None,
     json_out: bool, non_private_diagnostics: bool,
 ) -> None:  # fmt: skip
     """Answer ``queries`` per group (see the module's docstring)."""
@@ -169,6 +196,8 @@ def run(
         )  # fmt: skip
     except (ConfigError, InputError) as exc:  # name the file and the options
         raise type(exc)(f"{source}: {_as_options(str(exc))}") from None
+    if non_negative:
+        release = clip_non_negative(release, aggregations)
     payload = {
         "input": source,
         **({"output": str(output)} if output is not None else {}),
@@ -184,6 +213,25 @@ def run(
         print_section(payload)
     if seed is not None:
         note("--seed given: the noise is reproducible, hence NOT private.", "warning")
+
+
+def clip_non_negative(release: Any, aggregations: list[Any]) -> Any:
+    """The release with its counts, and its sums of values clamped to LOW ≥ 0, clipped
+    below at 0 with their intervals (privlab.dp.postprocess.non_negative_columns): the true
+    figures are ≥ 0, so the clipped intervals keep their coverage.  Post-processing of the
+    released frame: no budget.  O(groups)."""
+    from dataclasses import replace
+
+    from privlab.dp.postprocess import non_negative_columns
+
+    columns = [a.name for a in aggregations
+               if a.kind == "count" or (a.kind == "sum" and float(a.low) >= 0)]  # fmt: skip
+    if not columns:
+        return release
+    note_text = (f"--non-negative: {', '.join(columns)} (and their intervals) clipped below "
+                 "at 0; post-processing, no budget")  # fmt: skip
+    return replace(release, frame=non_negative_columns(release.frame, columns),
+                   notes=[*release.notes, note_text])  # fmt: skip
 
 
 def _require(columns: list[str], wanted: list[str], where: str, why: str) -> None:

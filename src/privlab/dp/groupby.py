@@ -23,6 +23,8 @@ Contribution", PoPETs 2020, §3–§4):
    mean        n (½), Σ (x − m) (½), m = (L + U)/2            1; (U − L)/2
    variance    n, Σ (x − m), Σ ((x − m)² − h²/2) (⅓ each)     1; h; h²/2 (h = (U−L)/2)
    std         as variance, then √                            as variance
+   median      one exponential-mechanism draw (all)           rank score, see below
+   quantile    one exponential-mechanism draw (all)           rank score, see below
    ==========  ==========================================  =======================
 
    mean = m + Σ̃(x − m)/ñ clamped to [L, U]; variance = Σ̃(x − m)²/ñ − (Σ̃(x − m)/ñ)²
@@ -31,6 +33,17 @@ Contribution", PoPETs 2020, §3–§4):
    ``make_mean``/``make_variance`` and Tumult's AVERAGE/VARIANCE ("sum of values minus the
    midpoint", Tumult Analytics docs, "Numerical aggregations"; OpenDP ``make_sized_bounded_
    variance``), and the figures are post-processed into mean and variance at no cost.
+
+**Median and quantiles** (``kind="median"``, ``kind="quantile"`` with ``quantile=p``):
+:func:`privlab.dp.quantiles.grouped_quantiles` on the bounded rows' group codes — the
+exponential mechanism with Smith's rank score over 1025 public candidates evenly spaced in
+[L, U] (Smith, STOC 2011; OpenDP's candidate score), vectorized over groups.  Its loss is
+linear in the score change, so against a unit that adds r_g rows to group g it is at most
+ε·Σ r_g / M with ``max_rows = M``; a unit touches ≤ G groups with ≤ R rows each, so
+M = G·R makes all groups together ε-DP (equivalently ε/G per group with M = R).  Passing
+M = R with the whole ε would be G·ε-DP.  With ``mechanism="gaussian"`` its ρ share buys
+ε = √(2ρ) (pure ε-DP implies ε²/2-zCDP, Bun & Steinke 2016, Proposition 1.4).  An empty
+group (public keys) gets a draw uniform over the candidates.
 
 Noise: ``mechanism="laplace"`` — pure ε: the exact discrete Laplace (geometric) for
 integer-valued figures (counts; sums of an integer column with integer bounds, centred on
@@ -56,7 +69,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -65,6 +78,16 @@ import polars as pl
 
 from privlab.dp import noise
 from privlab.dp.accountant import Accountant, Budget, check_delta, check_epsilon
+from privlab.dp.accuracy import (
+    CONFIDENCE,
+    Noise,
+    check_confidence,
+    discrete_gaussian_noise,
+    geometric_noise,
+    ratio_interval,
+    snapped_gaussian_noise,
+    snapped_laplace_noise,
+)
 from privlab.dp.contribution import (
     ContributionBounds,
     Sensitivity,
@@ -79,6 +102,7 @@ from privlab.dp.partition_selection import (
     gaussian_selection,
     laplace_selection,
 )
+from privlab.dp.quantiles import DEFAULT_CANDIDATES, check_quantiles, grouped_quantiles
 from privlab.errors import ConfigError, InputError
 from privlab.validate import check_choice
 
@@ -90,7 +114,10 @@ _FIGURES = {
     "mean": ("n", "csum"),
     "variance": ("n", "csum", "csq"),
     "std": ("n", "csum", "csq"),
+    "median": ("q",),  # one exponential-mechanism draw per group
+    "quantile": ("q",),
 }
+QUANTILE_KINDS = ("median", "quantile")
 MECHANISMS = ("laplace", "gaussian")
 #: integer sums are exact in float64 while n · max|term| stays below this.
 _INT_LIMIT = 2**53
@@ -174,10 +201,16 @@ def _check_aggregation(agg: Any, columns: list[str]) -> Aggregation:
     if not isinstance(agg, Aggregation):
         raise ConfigError(f"aggregations: Aggregation objects expected, got {agg!r}")
     check_choice(agg.kind, "aggregation kind", KINDS)
-    if agg.kind in ("median", "quantile"):
+    if agg.kind == "quantile":
+        if agg.quantile is None:
+            raise ConfigError(
+                f"aggregation 'quantile' of {agg.column!r}: give its level, quantile=p with "
+                "0 < p < 1 (or kind 'median')"
+            )
+        check_quantiles([agg.quantile], f"quantile level of {agg.column!r}")
+    elif agg.quantile is not None:
         raise ConfigError(
-            f"aggregation {agg.kind!r}: grouped quantiles are not part of grouped_release yet; "
-            "use privlab.dp.exponential.private_quantile per group (privlab dp quantile)"
+            f"aggregation {agg.kind!r}: quantile={agg.quantile!r} is only for kind 'quantile'"
         )
     if agg.epsilon is not None:
         check_epsilon(agg.epsilon, f"epsilon of {agg.name}")
@@ -352,8 +385,10 @@ def _figures(agg: Aggregation, integer_column: bool, n_rows: int) -> list[_Figur
 def _add_noise(
     values: np.ndarray, fig: _Figure, sens: Sensitivity, mechanism: str, budget: float,
     rng: np.random.Generator,
-) -> tuple[np.ndarray, dict[str, Any]]:  # fmt: skip
-    """Noise on one figure's vector.  ``budget``: ε (laplace) or ρ (gaussian)."""
+) -> tuple[np.ndarray, dict[str, Any], Noise]:  # fmt: skip
+    """Noise on one figure's vector.  ``budget``: ε (laplace) or ρ (gaussian).  The
+    :class:`~privlab.dp.accuracy.Noise` returned is the noise's law in the figure's units
+    (after dividing by ``fig.factor``), for the intervals."""
     info: dict[str, Any] = {"l1_sensitivity": sens.l1, "l2_sensitivity": sens.l2}
     n = values.size
     if mechanism == "laplace":
@@ -363,10 +398,12 @@ def _add_noise(
             draws = np.asarray(noise.discrete_laplace(scale, n, rng=rng), dtype=np.int64)
             noisy = values.astype(np.int64) + draws
             info |= {"noise": "discrete_laplace", "epsilon": budget, "scale": float(scale)}
+            law = geometric_noise(scale)
         else:
             noisy, grid = noise.snap_laplace(values.astype(np.float64), sens.l1, budget, rng=rng)
             info |= {"noise": "laplace (snapped)", "epsilon": budget,
                      "scale": sens.l1 / budget, "grid": grid}  # fmt: skip
+            law = snapped_laplace_noise(sens.l1, budget, grid, max(1, n))
         b = info["scale"] / fig.factor
         info["std"] = math.sqrt(2) * b
     else:
@@ -377,11 +414,14 @@ def _add_noise(
             noisy = values.astype(np.int64) + draws
             info |= {"noise": "discrete_gaussian", "rho": budget,
                      "sigma": math.sqrt(float(sigma2))}  # fmt: skip
+            law = discrete_gaussian_noise(sigma2)
         else:
             noisy, grid = noise.snap_gaussian(values.astype(np.float64), sigma, sens.l2, rng=rng)
             info |= {"noise": "gaussian (snapped)", "rho": budget, "sigma": sigma, "grid": grid}
+            law = snapped_gaussian_noise(sigma, sens.l2, grid, max(1, n))
         info["std"] = info["sigma"] / fig.factor
-    return noisy, info
+    law = replace(law, step=law.step / fig.factor, rounding=law.rounding / fig.factor)
+    return noisy, info, law
 
 
 def _statistic(agg: Aggregation, noisy: dict[str, np.ndarray], figs: dict[str, _Figure]):
@@ -405,6 +445,96 @@ def _statistic(agg: Aggregation, noisy: dict[str, np.ndarray], figs: dict[str, _
     return pl.Series(agg.name, np.sqrt(variance))
 
 
+def _quantile_rows(bounds: ContributionBounds) -> int:
+    """The ``max_rows`` given to :func:`~privlab.dp.quantiles.grouped_quantiles`: G·R.
+
+    Each group's exponential mechanism with ``max_rows = M`` has privacy loss at most
+    ε·r/M against a unit that adds or removes r rows of that group (the score moves by at
+    most r·max(p, 1 − p) = (r/M)·Δ; the loss of the mechanism is linear in it).  One unit
+    touches at most G groups with at most R rows each, so the loss of all groups together is
+    at most ε·G·R/M: M = G·R gives ε in total (the same as ε/G per group with M = R).
+    ``max_rows = R`` with the whole ε would be G·ε-DP: wrong by the number of groups.
+    """
+    return bounds.max_groups * bounds.max_rows
+
+
+def _quantile_draws(
+    agg: Aggregation, group_of: np.ndarray, n_groups: int, column: np.ndarray,
+    bounds: ContributionBounds, epsilon: float, rng: np.random.Generator,
+) -> np.ndarray:  # fmt: skip
+    """One ε-DP quantile per group of the bounded rows (:func:`_quantile_rows`).  An empty
+    group's answer is uniform over the candidates.  O(n log m + groups·m)."""
+    level = 0.5 if agg.kind == "median" else float(agg.quantile)
+    result = grouped_quantiles(
+        group_of, n_groups, column.astype(np.float64), [level], float(agg.low),
+        float(agg.high), epsilon, max_rows=_quantile_rows(bounds), seed=rng,
+    )  # fmt: skip
+    return result.value[:, 0]
+
+
+def _quantile_meta(
+    agg: Aggregation, share: float, epsilon: float, bounds: ContributionBounds, zcdp: bool
+) -> dict[str, Any]:
+    rows = _quantile_rows(bounds)
+    level = 0.5 if agg.kind == "median" else float(agg.quantile)
+    entry = {"name": agg.name, "kind": agg.kind, "column": agg.column, "low": agg.low,
+             "high": agg.high, "quantile": level, "epsilon": share}  # fmt: skip
+    entry["figures"] = {"q": {
+        "noise": "exponential (rank score over candidates, Gumbel-max)", "epsilon": epsilon,
+        "max_rows": rows, "sensitivity": rows * max(level, 1 - level),
+        "candidates": DEFAULT_CANDIDATES,
+    }}  # fmt: skip
+    if zcdp:
+        entry["rho"] = epsilon * epsilon / 2
+    return entry
+
+
+def _interval_columns(
+    agg: Aggregation, noisy: dict[str, np.ndarray], figs: dict[str, _Figure],
+    laws: dict[str, Noise], confidence: float = CONFIDENCE,
+) -> list[pl.Series]:  # fmt: skip
+    """The ``<name> ci_low`` / ``<name> ci_high`` columns: a ``confidence`` interval per
+    group for the statistic of the bounded rows, from the noise laws (public parameters)
+    and the released figures only — post-processing, no budget.  Vectorized over groups.
+
+    count, sum: value ± margin (exact coverage for the discrete noise).  mean: each of ñ
+    and Σ̃(x − m) at 1 − α/2 (union bound), m + the range of s/k over the box
+    (:func:`privlab.dp.accuracy.ratio_interval`).  variance: each of the three figures at
+    1 − α/3; with the box holding, variance = C/n + h²/2 − (S/n)² (C = Σ((x − m)² − h²/2))
+    lies between [min C/n + h²/2 − max (S/n)², max C/n + h²/2 − min (S/n)²], clipped to
+    [0, h²]; std: the square roots.  Conservative: coverage ≥ ``confidence``.  O(groups).
+    """
+    alpha = 1 - confidence
+    name = agg.name
+    if agg.kind in ("count", "sum"):
+        key = "n" if agg.kind == "count" else "sum"
+        margin = laws[key].margin(confidence)
+        value = noisy[key].astype(np.float64)
+        low, high = value - margin, value + margin
+    else:
+        lo, hi = float(agg.low), float(agg.high)
+        m, h = (lo + hi) / 2, (hi - lo) / 2
+        level = 1 - alpha / len(figs)
+        mn = laws["n"].margin(level)
+        centred = noisy["csum"].astype(np.float64) / figs["csum"].factor
+        c_lo, c_hi = ratio_interval(centred, noisy["n"], laws["csum"].margin(level), mn, -h, h)
+        if agg.kind == "mean":
+            low, high = m + c_lo, m + c_hi
+        else:
+            sq = noisy["csq"].astype(np.float64) / figs["csq"].factor
+            # integer path: Σ(8(x − m)² − 4h²)/8 = Σ((x − m)² − h²/2), as the real path
+            q_lo, q_hi = ratio_interval(sq, noisy["n"], laws["csq"].margin(level), mn,
+                                        -h * h / 2, h * h / 2)  # fmt: skip
+            sq_lo = np.where((c_lo <= 0) & (c_hi >= 0), 0.0, np.minimum(c_lo**2, c_hi**2))
+            sq_hi = np.maximum(c_lo**2, c_hi**2)
+            low = np.clip(q_lo + h * h / 2 - sq_hi, 0.0, h * h)
+            high = np.clip(q_hi + h * h / 2 - sq_lo, 0.0, h * h)
+            if agg.kind == "std":
+                low, high = np.sqrt(low), np.sqrt(high)
+    return [pl.Series(f"{name} ci_low", np.asarray(low, dtype=np.float64)),
+            pl.Series(f"{name} ci_high", np.asarray(high, dtype=np.float64))]  # fmt: skip
+
+
 # ---------------------------------------------------------------------------- release
 def grouped_release(
     data: Any,
@@ -419,6 +549,7 @@ def grouped_release(
     keys: Any = None,
     mechanism: str = "laplace",
     selection_epsilon: float | None = None,
+    confidence: float | None = CONFIDENCE,
     seed: Any = None,
 ) -> GroupedRelease:
     """Release per-group statistics with (ε, δ)-DP for the privacy unit (module docstring).
@@ -426,10 +557,16 @@ def grouped_release(
     ``data``: polars DataFrame/LazyFrame or pandas DataFrame.  ``by``: the group-by columns
     ([] for one global group).  ``keys``: public keys (a DataFrame of the ``by`` columns,
     or {column: [values]}, crossed), or None for private keys with partition selection.
+    ``confidence``: the level of the ``<name> ci_low``/``<name> ci_high`` columns of count,
+    sum, mean, variance and std (:func:`_interval_columns`; public parameters only, no
+    budget); None: no interval columns.  Median and quantiles get none: the exponential
+    mechanism's error depends on the data around the candidates, not on public parameters.
     ``seed``: a fixed seed makes the noise reproducible and the release NOT private
     (``insecure_seed``).  O(n) for the data, O(groups) for the noise.
     """
     eps = check_epsilon(epsilon)
+    if confidence is not None:
+        confidence = check_confidence(confidence)
     dlt = check_delta(delta)
     check_choice(mechanism, "mechanism", MECHANISMS)
     if isinstance(by, str):
@@ -503,6 +640,10 @@ def grouped_release(
         )  # fmt: skip
         budgets = [rho * share / eps / len(_FIGURES[a.kind])
                    for a, share in zip(aggs, shares, strict=True)]  # fmt: skip
+        # the exponential mechanism is pure: ε-DP implies ε²/2-zCDP (Bun & Steinke, TCC 2016,
+        # Proposition 1.4), so a ρ share buys ε = √(2ρ)
+        budgets = [math.sqrt(2 * b) if a.kind in QUANTILE_KINDS else b
+                   for a, b in zip(aggs, budgets, strict=True)]  # fmt: skip
     selection = None
     if private:
         if mechanism == "laplace":
@@ -535,6 +676,11 @@ def grouped_release(
         if a.column is not None:
             column = frame[a.column].to_numpy()
             column = column if rows is None else column[rows]
+        if a.kind in QUANTILE_KINDS:  # drawn now, over every group; filtered below like the rest
+            table[f"{a.name}|q"] = _quantile_draws(a, group_of, n_groups, column, bounds,
+                                                   budgets[len(per_agg)], rng)  # fmt: skip
+            per_agg.append([])
+            continue
         figs = _figures(a, column is not None and np.issubdtype(column.dtype, np.integer), n_kept)
         for f in figs:
             if f.term is None:
@@ -553,12 +699,20 @@ def grouped_release(
     columns_out = [groups[c] for c in by]
     meta = []
     for a, figs, share, budget in zip(aggs, per_agg, shares, budgets, strict=True):
-        noisy, fig_info = {}, {}
+        if a.kind in QUANTILE_KINDS:
+            columns_out.append(pl.Series(a.name, table[f"{a.name}|q"], dtype=pl.Float64))
+            meta.append(_quantile_meta(a, share, budget, bounds, rho is not None))
+            continue
+        noisy, fig_info, laws = {}, {}, {}
         for f in figs:
             sens = sensitivities(bounds, f.per_row)
             values = table[f"{a.name}|{f.key}"]
-            noisy[f.key], fig_info[f.key] = _add_noise(values, f, sens, mechanism, budget, rng)
+            noisy[f.key], fig_info[f.key], laws[f.key] = _add_noise(
+                values, f, sens, mechanism, budget, rng
+            )
         columns_out.append(_statistic(a, noisy, {f.key: f for f in figs}))
+        if confidence is not None:
+            columns_out += _interval_columns(a, noisy, {f.key: f for f in figs}, laws, confidence)
         entry = {"name": a.name, "kind": a.kind, "column": a.column, "low": a.low,
                  "high": a.high, "epsilon": share, "figures": fig_info}  # fmt: skip
         if rho is not None:
@@ -579,4 +733,12 @@ def grouped_release(
     )
 
 
-__all__ = ["KINDS", "MECHANISMS", "Aggregation", "GroupedRelease", "grouped_release", "rho_for"]
+__all__ = [
+    "KINDS",
+    "MECHANISMS",
+    "QUANTILE_KINDS",
+    "Aggregation",
+    "GroupedRelease",
+    "grouped_release",
+    "rho_for",
+]
