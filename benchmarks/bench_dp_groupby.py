@@ -220,6 +220,14 @@ def _frame_answers(frame, names: dict[str, str]) -> dict:
     }  # fmt: skip
 
 
+def _find_column(frame, stat: str) -> str:
+    """The column of ``stat`` in privlab's grouped frame: ``count``, ``sum(x)``, ``sum:x:…``."""
+    for name in frame.columns:
+        if name == stat or (name.startswith((f"{stat}(", f"{stat}:")) and " " not in name):
+            return name
+    raise KeyError(f"no column for {stat!r} among {list(frame.columns)}")
+
+
 def _spec(tool: str, guarantee: str, call, **extra) -> dict:
     """What a worker returns: the tool, its guarantee, the call to time (and extra fields)."""
     return {"tool": tool, "guarantee": guarantee, "call": call, **extra}
@@ -266,8 +274,6 @@ def worker_privlab(ctx: dict) -> dict:
         Aggregation("mean", "x", LOW, HIGH),
         Aggregation("median", "x", LOW, HIGH),
     ]
-    names = {"g": "g", "count": "count", "sum": "sum(x)", "mean": "mean(x)",
-             "median": "median(x)"}  # fmt: skip
 
     def call():
         rel = grouped_release(
@@ -275,6 +281,7 @@ def worker_privlab(ctx: dict) -> dict:
             max_rows_per_unit=ctx["rows_per_unit"], max_groups_per_unit=1, keys=keys,
             mechanism="laplace",
         )  # fmt: skip
+        names = {"g": "g", **{s: _find_column(rel.frame, s) for s in STATS}}
         return _frame_answers(rel.frame, names)
 
     return _spec(
@@ -302,7 +309,7 @@ def worker_privlab_cli(ctx: dict) -> dict:
         "--max-rows-per-unit", str(ctx["rows_per_unit"]), "--max-groups-per-unit", "1",
         "--keys", str(ctx["dir"] / "keys.parquet"), "--epsilon", str(ctx["epsilon"]),
         "-q", "count", "-q", f"sum:{bounds}", "-q", f"mean:{bounds}", "-q", f"median:{bounds}",
-        "-o", str(out), "--quiet",
+        "-o", str(out),
     ]  # fmt: skip
 
     def call():
@@ -310,9 +317,7 @@ def worker_privlab_cli(ctx: dict) -> dict:
         if proc.returncode != 0:
             raise RuntimeError(f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}")
         frame = pl.read_parquet(out)
-        names = {"g": "g", "count": "count", "sum": "sum(x)", "mean": "mean(x)",
-                 "median": "median(x)"}  # fmt: skip
-        return _frame_answers(frame, names)
+        return _frame_answers(frame, {"g": "g", **{s: _find_column(frame, s) for s in STATS}})
 
     return _spec(
         "privlab CLI `dp release --groupby --privacy-unit` (Parquet in and out)",
