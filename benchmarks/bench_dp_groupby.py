@@ -500,7 +500,7 @@ def worker_diffprivlib(ctx: dict) -> dict:
     import diffprivlib
     import numpy as np
     import pyarrow.parquet as pq
-    from diffprivlib.tools import mean, median
+    from diffprivlib.tools import count_nonzero, mean, median
     from diffprivlib.tools import sum as dp_sum
 
     warnings.filterwarnings("ignore")
@@ -510,7 +510,6 @@ def worker_diffprivlib(ctx: dict) -> dict:
     order = np.argsort(g, kind="stable")
     bounds = np.searchsorted(g[order], np.arange(int(g.max()) + 2))
     eps_row = ctx["epsilon"] / ctx["rows_per_unit"] / 4  # ε/10 per row, split over 4 statistics
-    rng = np.random.default_rng()
 
     def call():
         xs = x[order]
@@ -518,8 +517,7 @@ def worker_diffprivlib(ctx: dict) -> dict:
         for k in range(len(bounds) - 1):
             part = xs[bounds[k] : bounds[k + 1]]
             out["g"].append(k)
-            # a count of one group: a histogram bin, sensitivity 1 row, geometric noise
-            out["count"].append(float(part.size + rng.laplace(0, 1 / eps_row)))
+            out["count"].append(float(count_nonzero(part >= LOW, epsilon=eps_row)))
             out["sum"].append(float(dp_sum(part, epsilon=eps_row, bounds=(LOW, HIGH))))
             out["mean"].append(float(mean(part, epsilon=eps_row, bounds=(LOW, HIGH))))
             out["median"].append(float(median(part, epsilon=eps_row, bounds=(LOW, HIGH))))
