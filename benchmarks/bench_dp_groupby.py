@@ -592,16 +592,22 @@ def run_row(python: str, name: str, args: argparse.Namespace, directory: Path) -
            "--burn", str(args.burn)]  # fmt: skip
     log = open(directory / f"log-{name}.txt", "w")  # noqa: SIM115 (closed below)
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+    # a session of its own, so that a timeout ends the worker and its children (a JVM) together
+    proc = subprocess.Popen(
+        cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+    )
     while True:
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
         if pid:
             break
         if time.perf_counter() - start > args.timeout:
-            proc.kill()
+            kids_cpu = sum((_proc_stat(p) or (0, 0.0))[1] for p in descendants(proc.pid))
+            os.killpg(proc.pid, 9)
             pid, status, usage = os.wait4(proc.pid, 0)
             log.close()
-            return {"error": f"timed out after {args.timeout:g} s"}
+            cpu = usage.ru_utime + usage.ru_stime + kids_cpu
+            return {"error": f"timed out after {args.timeout:g} s of wall time, having used "
+                    f"{cpu:.0f} s of CPU (the machine's load decides the wall time)"}  # fmt: skip
         time.sleep(0.05)
     proc.returncode = os.waitstatus_to_exitcode(status)
     log.close()
