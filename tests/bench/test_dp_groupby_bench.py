@@ -123,3 +123,25 @@ def test_installed_anchor_releases_every_group(anchor, tmp_path):
     r = bench.run(args)[anchor]
     assert "answers" in r, r
     assert r["mae"]["missing_groups"] == 0 and r["call_cpu"] > 0
+
+
+def test_a_row_over_its_time_limit_is_ended_and_reported(tmp_path):
+    args = bench.parse_args(
+        [
+            "--rows",
+            "2000",
+            "--groups",
+            "5",
+            "--anchors",
+            "fake-exact",
+            "--burn",
+            "60",
+            "--timeout",
+            "3",
+            "--quiet",
+            "--tmp",
+            str(tmp_path),
+        ]
+    )
+    r = bench.run(args)["fake-exact"]
+    assert "answers" not in r and r["error"].startswith("timed out after 3 s")
