@@ -408,6 +408,7 @@ def worker_tumult(ctx: dict) -> dict:
         .config("spark.driver.memory", "8g")
         .config("spark.sql.shuffle.partitions", "8")
         .config("spark.ui.enabled", "false")
+        .config("spark.sql.warehouse.dir", str(ctx["dir"] / "spark-warehouse"))  # not the cwd
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .getOrCreate()
