@@ -109,10 +109,14 @@ def parse_query(text: str) -> Query:
             raise ConfigError(f"--query {text!r}: LOW and HIGH must be numbers") from None
         return Query(kind, parts[1], low, high)
     if kind in BOUNDED_KINDS:
+        why = (
+            "its candidate answers are spread over [LOW, HIGH]"
+            if kind == "median"
+            else "the noise scales with max(|LOW|, |HIGH|)"
+        )
         raise ConfigError(
             f"--query {text!r}: a {kind} needs clamping bounds fixed in advance, "
-            f"{kind}:COL:LOW:HIGH (each value is clamped to [LOW, HIGH]; the noise scales "
-            "with max(|LOW|, |HIGH|))"
+            f"{kind}:COL:LOW:HIGH (each value is clamped to [LOW, HIGH]; {why})"
         )
     raise ConfigError(f"--query {text!r}: not understood. {QUERY_HELP}")
 
