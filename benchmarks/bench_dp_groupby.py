@@ -628,6 +628,11 @@ def run_row(python: str, name: str, args: argparse.Namespace, directory: Path) -
 
 
 def choose_python(name: str, pythons: list[str]) -> str | None:
+    """The first interpreter that imports the row's module; privlab's own rows (and the fakes)
+    run in this interpreter first — an anchors' virtualenv can import privlab through
+    PYTHONPATH but has other versions of numpy/polars and no typer."""
+    if name.startswith(("privlab", "fake")):
+        pythons = [sys.executable, *pythons]
     for python in pythons:
         if can_import(python, MODULES[name]):
             return python
