@@ -70,6 +70,13 @@ def fresh(ex: Path, name: str) -> Path:
     return ex / f"{name}-{next(_fresh)}"
 
 
+def new_ledger(ex: Path) -> Path:
+    """A budget ledger just created by `privlab dp budget init`."""
+    path = fresh(ex, "ledger.json")
+    invoke(["dp", "budget", "init", path, "-e", "1"])
+    return path
+
+
 #: (id, command path, arguments after it, texts of the progress on a terminal, --json?)
 CASES = [
     ("anonymize-optimal", "table anonymize", lambda ex: [
@@ -120,6 +127,10 @@ CASES = [
     ("dp-node-degrees", "dp node-degrees", lambda ex: [
         ex / "social.txt", "--theta", "20", "-e", "1"], ["reading social.txt"], True),
     ("dp-params", "dp params", lambda ex: ["-e", "1", "--delta", "1e-5"], [], True),
+    ("dp-plan", "dp plan", lambda ex: ["count", "--error", "5"], [], True),
+    ("dp-budget-init", "dp budget init", lambda ex: [fresh(ex, "ledger.json"), "-e", "1"], [],
+     True),
+    ("dp-budget-show", "dp budget show", lambda ex: [new_ledger(ex)], [], True),
     ("safe-kanon", "dp safe-kanon", lambda ex: [
         ex / "people.csv", "--qi", "age,sex,zip", *hierarchies(ex, "age,sex,zip"), "-e", "1",
         "--delta", "1e-5", "-o", fresh(ex, "dp.csv")], ["choosing the levels"], True),

@@ -14,8 +14,11 @@ from privlab.graph.core import Graph, read_graph, write_graph
 from privlab.io.edgelist import integer_ids
 
 # an edge-list id: one word, no ',' or ';', not starting with # or %
+# no NUL: numpy's fixed-width strings drop trailing NULs, so "\x00" would become the empty label
 _WORD = st.text(
-    st.characters(blacklist_categories=("Cs",), blacklist_characters=",;"), min_size=1, max_size=8
+    st.characters(blacklist_categories=("Cs",), blacklist_characters=",;\x00"),
+    min_size=1,
+    max_size=8,
 ).filter(lambda t: t[0] not in "#%" and not any(c.isspace() for c in t))
 # a GraphML / GML id: any text XML can hold (tabs and line breaks included)
 _XML_TEXT = st.text(
