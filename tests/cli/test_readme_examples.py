@@ -44,6 +44,11 @@ COMMANDS = [
     "--backend python",
     "privlab dp release people.csv -q count -q histogram:sex -q mean:age:0:100 "
     "--bins sex=Female,Male --epsilon 1 --json",
+    "privlab dp release census.csv -q count -q median:age:17:90 --groupby sex "
+    "--key sex=Female,Male --epsilon 1 --budget-file budget.json --total-epsilon 3 "
+    "-o by-sex.csv",
+    "privlab dp budget show budget.json",
+    "privlab dp plan count --error 5",
     "privlab dp params --epsilon 1 --delta 1e-5",
     "privlab dp safe-kanon people.csv -o dp-release.csv --qi age,sex,zip "
     "--hierarchy age=census_hierarchy_age.csv --hierarchy sex=census_hierarchy_sex.csv "
