@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from privlab.dp.groupby import Aggregation, grouped_release, rho_for
+from privlab.dp import zcdp
+from privlab.dp.groupby import Aggregation, grouped_release
 from privlab.errors import ConfigError, InputError
 
 COUNT = Aggregation("count")
@@ -174,9 +175,11 @@ def test_budget_split_explicit_shares_and_the_gaussian_conversion(visits):
     gauss = grouped_release(
         visits, by=[], aggregations=[COUNT], epsilon=1.0, delta=1e-6, mechanism="gaussian", seed=1
     )
-    rho = gauss.rho
-    assert rho + 2 * math.sqrt(rho * math.log(1e6)) == pytest.approx(1.0)
-    assert rho_for(1.0, 1e-6) == pytest.approx(rho)
+    rho = gauss.rho  # the tight conversion's ρ: within (1, 1e-6), more than Bun–Steinke's
+    assert rho == zcdp.rho_for(1.0, 1e-6)
+    assert zcdp.epsilon(rho, 1e-6) == pytest.approx(1.0) and zcdp.epsilon(rho, 1e-6) <= 1.0
+    bun_steinke = (math.sqrt(math.log(1e6) + 1) - math.sqrt(math.log(1e6))) ** 2
+    assert rho > bun_steinke
     sigma = gauss.aggregations[0]["figures"]["n"]["sigma"]
     assert sigma == pytest.approx(1 / math.sqrt(2 * rho), rel=1e-5)
     over = [Aggregation("count", epsilon=0.7), Aggregation("sum", "cost", 0, 1, epsilon=0.6)]

@@ -50,8 +50,9 @@ integer-valued figures (counts; sums of an integer column with integer bounds, c
 2m so that they stay integers), floating-point-safe snapped Laplace otherwise
 (:mod:`privlab.dp.noise`).  ``mechanism="gaussian"`` — ρ-zCDP with the exact discrete
 Gaussian (σ² = Δ₂²/(2ρ); Canonne, Kamath & Steinke, NeurIPS 2020) or its snapped form for
-reals; the whole release's ρ is converted to (ε, δ) by Bun & Steinke, "Concentrated
-differential privacy", TCC 2016, Proposition 1.3: ε = ρ + 2√(ρ ln(1/δ)).
+reals; the release gets the largest ρ whose conversion to (ε, δ) by Canonne, Kamath &
+Steinke's Corollary 13 stays within the budget (:func:`privlab.dp.zcdp.rho_for`; tighter than
+Bun & Steinke's ε = ρ + 2√(ρ ln(1/δ))).
 
 Budget: an aggregation with its own ``epsilon`` gets it; the rest of ε is split evenly
 between the other aggregations and, with private keys, the partition selection (or give
@@ -103,6 +104,7 @@ from privlab.dp.partition_selection import (
     laplace_selection,
 )
 from privlab.dp.quantiles import DEFAULT_CANDIDATES, check_quantiles, grouped_quantiles
+from privlab.dp.zcdp import rho_for
 from privlab.errors import ConfigError, InputError
 from privlab.validate import check_choice
 
@@ -301,13 +303,6 @@ def _public_keys(keys: Any, by: list[str], frame: pl.DataFrame) -> pl.DataFrame:
 
 
 # ---------------------------------------------------------------------------- budget
-def rho_for(epsilon: float, delta: float) -> float:
-    """The largest ρ whose zCDP guarantee converts to (ε, δ)-DP by Bun & Steinke (TCC 2016,
-    Proposition 1.3: ε = ρ + 2√(ρ ln(1/δ))): √ρ = √(ln(1/δ) + ε) − √(ln(1/δ)).  O(1)."""
-    log_term = math.log(1 / delta)
-    return (math.sqrt(log_term + epsilon) - math.sqrt(log_term)) ** 2
-
-
 def _shares(
     aggregations: list[Aggregation], epsilon: float, selection: bool, selection_epsilon: Any
 ) -> tuple[list[float], float]:
@@ -740,5 +735,4 @@ __all__ = [
     "Aggregation",
     "GroupedRelease",
     "grouped_release",
-    "rho_for",
 ]
