@@ -96,7 +96,7 @@ class Noise:
     def tail(self, k: float) -> float:
         """P(|Z| > k), Z the noise in units of ``step``; k ≥ 0 (an integer if discrete)."""
         if self.kind == "discrete_laplace":
-            return _dlap_tail(self.scale, int(k))
+            return discrete_laplace_tail(self.scale, int(k))
         if self.kind == "discrete_gaussian":
             return _dgauss_tail(self.scale, int(k))
         if self.kind == "laplace":
@@ -113,11 +113,11 @@ class Noise:
             m = max(
                 0, math.ceil(-self.scale * (math.log(alpha / 2) + math.log1p(math.exp(p_log))) - 1)
             )
-            while _dlap_tail(self.scale, m) > alpha:
+            while discrete_laplace_tail(self.scale, m) > alpha:
                 m += 1
-            while m > 0 and _dlap_tail(self.scale, m - 1) <= alpha:
+            while m > 0 and discrete_laplace_tail(self.scale, m - 1) <= alpha:
                 m -= 1
-            return float(m), 1 - _dlap_tail(self.scale, m)
+            return float(m), 1 - discrete_laplace_tail(self.scale, m)
         if self.kind == "discrete_gaussian":
             m = _dgauss_margin(self.scale, alpha)
             return float(m), 1 - _dgauss_tail(self.scale, m)
@@ -180,7 +180,7 @@ class Noise:
         return cls(record["noise"], record["noise_scale_steps"], record["step"], record["rounding"])
 
 
-def _dlap_tail(t: float, k: int) -> float:
+def discrete_laplace_tail(t: float, k: int) -> float:
     """P(|Z| > k) = 2p^{k+1}/(1 + p) for Z ~ DLap(t), p = e^{−1/t}.  O(1)."""
     if k < 0:
         return 1.0
@@ -195,9 +195,12 @@ def _normal_tail(sigma: float, k: int) -> float:
     return min(1.0, float(2 * special.ndtr(-(k + 0.5) / sigma)) + 1 / sigma**2)
 
 
-def _dgauss_tails(sigma: float) -> np.ndarray:
-    """:func:`_dgauss_tail_table`, kept for the last few small σ (a release and its plan
-    ask for the same σ again and again; large tables are not kept: up to 30 MB)."""
+def discrete_gaussian_tails(sigma: float) -> np.ndarray:
+    """tails[k] = P(|Z| > k) for Z ~ N_ℤ(0, σ²), k = 0 .. ⌊38σ⌋ + 2, exact (read-only).
+
+    Kept for the last few small σ (a release, its plan and a partition selection ask for
+    the same σ again and again; large tables are not kept: up to 30 MB).  O(σ).
+    """
     return _small_tables(sigma) if sigma <= 1e4 else _dgauss_tail_table(sigma)
 
 
@@ -226,14 +229,14 @@ def _dgauss_tail(sigma: float, k: int) -> float:
         return 1.0
     if sigma > EXACT_SIGMA:
         return _normal_tail(sigma, k)
-    tails = _dgauss_tails(sigma)
+    tails = discrete_gaussian_tails(sigma)
     return float(tails[k]) if k < tails.size else 0.0
 
 
 def _dgauss_margin(sigma: float, alpha: float) -> int:
     """The smallest integer k ≥ 0 with P(|Z| > k) ≤ α (or its bound, for large σ)."""
     if sigma <= EXACT_SIGMA:
-        tails = _dgauss_tails(sigma)
+        tails = discrete_gaussian_tails(sigma)
         return int(np.argmax(tails <= alpha))  # tails decrease; the last one is 0
     from scipy import special
 
@@ -548,6 +551,8 @@ __all__ = [
     "Plan",
     "check_confidence",
     "discrete_gaussian_noise",
+    "discrete_gaussian_tails",
+    "discrete_laplace_tail",
     "epsilon_for_error",
     "geometric_noise",
     "interval",

@@ -38,6 +38,7 @@ Both need δ > 0: with δ = 0 no threshold can hide a group of one unit.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -45,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from privlab.dp.accountant import check_delta, check_epsilon
+from privlab.dp.accuracy import discrete_gaussian_tails, discrete_laplace_tail
 from privlab.dp.noise import (
     discrete_gaussian,
     discrete_laplace,
@@ -111,20 +113,26 @@ def _check(delta: float, max_groups: int) -> tuple[float, int]:
     return dlt, int(max_groups)
 
 
+def _one_sided(two_sided: Callable[[int], float], k: int) -> float:
+    """P[Z ≥ k] of a noise symmetric about 0 from T(j) = P(|Z| > j): T(k − 1)/2 for k ≥ 1,
+    1 − T(−k)/2 for k ≤ 0."""
+    return two_sided(k - 1) / 2 if k >= 1 else 1 - two_sided(-k) / 2
+
+
 def laplace_tail(scale: Fraction | float, k: int) -> float:
-    """P[Z ≥ k] for Z ~ DLap(scale), k ≥ 0: α^k/(1 + α), α = e^{−1/scale}.  O(1)."""
-    alpha = math.exp(-1 / float(scale))
-    return math.exp(k * math.log(alpha)) / (1 + alpha) if k > 0 else 1 / (1 + alpha)
+    """P[Z ≥ k] for Z ~ DLap(scale): α^k/(1 + α) for k ≥ 1, α = e^{−1/scale}.  O(1)."""
+    return _one_sided(lambda j: discrete_laplace_tail(float(scale), j), k)
+
+
+def _gaussian_two_sided(sigma2: Fraction | float) -> Callable[[int], float]:
+    tails = discrete_gaussian_tails(math.sqrt(float(sigma2)))
+    return lambda j: float(tails[j]) if j < tails.size else 0.0
 
 
 def gaussian_tail(sigma2: Fraction | float, k: int) -> float:
-    """P[Y ≥ k] for Y ~ N_ℤ(0, σ²), by summing the pmf over ±(40σ + |k|).  O(σ + |k|)."""
-    s2 = float(sigma2)
-    reach = int(40 * math.sqrt(s2) + abs(k)) + 2
-    y = np.arange(-reach, reach + 1, dtype=np.float64)
-    log_w = -(y * y) / (2 * s2)
-    w = np.exp(log_w - log_w.max())
-    return float(w[y >= k].sum() / w.sum())
+    """P[Y ≥ k] for Y ~ N_ℤ(0, σ²), from the exact tail table of
+    :func:`privlab.dp.accuracy.discrete_gaussian_tails` (the pmf summed out to 38σ).  O(σ)."""
+    return _one_sided(_gaussian_two_sided(sigma2), k)
 
 
 def laplace_selection(epsilon: float, delta: float, max_groups: int = 1) -> PartitionSelection:
@@ -147,20 +155,16 @@ def laplace_selection(epsilon: float, delta: float, max_groups: int = 1) -> Part
 
 def gaussian_selection(rho: float, delta: float, max_groups: int = 1) -> PartitionSelection:
     """Thresholded discrete Gaussian selection: ρ-zCDP for the counts plus δ for the
-    threshold (see the module's docstring).  O(σ·log(1/δ))."""
+    threshold (see the module's docstring).  O(σ)."""
     r = check_epsilon(rho, "rho")
     dlt, g = _check(delta, max_groups)
     sigma2 = rational_at_least(g / (2 * r), "sigma2", bounded=False)
     target = dlt / g * _MARGIN
     sigma = math.sqrt(float(sigma2))
-    # all the tails at once: P[Y ≥ k] for k = 0..reach, the first one ≤ target
-    reach = int(40 * sigma) + 2
-    y = np.arange(-reach, reach + 1, dtype=np.float64)
-    w = np.exp(-(y * y) / (2 * float(sigma2)))
-    tails = np.cumsum(w[::-1])[::-1] / w.sum()  # tails[i] = P[Y ≥ y[i]]
-    k = int(y[reach:][np.argmax(tails[reach:] <= target)])
-    while gaussian_tail(sigma2, k) > target:  # the float sums of both agree; safe side
-        k += 1
+    tails = discrete_gaussian_tails(sigma)  # tails[j] = P(|Y| > j), so P[Y ≥ k] = tails[k − 1]/2
+    k = 1 + int(np.argmax(tails / 2 <= target))  # the last entry is 0: always found
+    if gaussian_tail(sigma2, 0) <= target:
+        k = 0
     return PartitionSelection(
         "gaussian", g, dlt, sigma, 1 + k, gaussian_tail(sigma2, k), rho=r, _exact=sigma2
     )
