@@ -261,8 +261,6 @@ def release(
     With --groupby, --privacy-unit or -o: one row per group, each unit's contribution
     bounded, public keys (--keys/--key) or DP partition selection (privlab.dp.groupby).
     """
-    from types import SimpleNamespace
-
     from privlab.cli.dp_budget import charged, name_mechanisms, plan_queries
 
     eps = check_epsilon(epsilon, "--epsilon")
@@ -277,7 +275,7 @@ def release(
     if grouped.wants_grouped(queries, **grouped_options):
         # the grouped release spends at most (ε, δ) in all (partition selection included):
         # the ledger is charged that whole budget, before any noise is drawn
-        whole = SimpleNamespace(label="grouped: " + ", ".join(q.label for q in queries))
+        whole = "grouped: " + ", ".join(q.label for q in queries)
         with charged(budget_file, total_epsilon, total_delta, [(whole, eps, dlt)], input):
             grouped.run(
                 input=input, queries=queries, epsilon=eps, delta=dlt, **grouped_options,
@@ -291,7 +289,8 @@ def release(
         frame = read_table(input, delimiter=delimiter, columns=names, sheet=sheet)
     accountant = Accountant(Budget(eps, dlt))
     releases = []
-    with charged(budget_file, total_epsilon, total_delta, plan, input) as ledger:
+    labelled = [(q.label, e, d) for q, e, d in plan]
+    with charged(budget_file, total_epsilon, total_delta, labelled, input) as ledger:
         rng = secure_generator(seed)
         for q, share_eps, share_delta in plan:
             accountant.charge(share_eps, share_delta, q.label)

@@ -83,13 +83,13 @@ def plan_queries(
 
 
 # ---------------------------------------------------------------------------- the ledger
-def _event(query: Query, epsilon: float, delta: float) -> PrivacyEvent:
-    """The ledger entry of one planned query: pure for δ = 0, else (ε, δ) as calibrated."""
+def _event(label: str, epsilon: float, delta: float) -> PrivacyEvent:
+    """The ledger entry of one planned release: pure for δ = 0, else (ε, δ) as calibrated."""
     from privlab.dp.tight_accounting import PrivacyEvent
 
     if delta == 0:
-        return PrivacyEvent("pure", epsilon, label=query.label)
-    return PrivacyEvent("approximate", epsilon, delta, label=query.label)
+        return PrivacyEvent("pure", epsilon, label=label)
+    return PrivacyEvent("approximate", epsilon, delta, label=label)
 
 
 def _total(total_epsilon: float | None, total_delta: float | None) -> Budget | None:
@@ -107,11 +107,12 @@ def charged(
     budget_file: Path | None,
     total_epsilon: float | None,
     total_delta: float | None,
-    plan: list[tuple[Query, float, float]],
+    plan: list[tuple[str, float, float]],
     input: Path,
 ) -> Iterator[Any]:
-    """Reserve the planned queries in the ledger (if any) before the block draws noise;
-    write them when the block succeeds.  Yields the session (None without a ledger)."""
+    """Reserve the planned releases (label, ε, δ) in the ledger (if any) before the block
+    draws noise; write them when the block succeeds.  Yields the session (None without a
+    ledger)."""
     from privlab.dp.ledger import open_ledger, precheck
 
     if budget_file is None:
@@ -127,7 +128,7 @@ def charged(
         if os.path.samefile(budget_file, input):
             raise InputError(f"--budget-file {budget_file}: is the input file; give another name")
     total = _total(total_epsilon, total_delta)
-    events = [_event(q, e, d) for q, e, d in plan]
+    events = [_event(label, e, d) for label, e, d in plan]
     precheck(budget_file, events, create_total=total)  # refused here: no file is touched
     with open_ledger(budget_file, create_total=total) as session:
         session.reserve(events, input_name=input.name)
