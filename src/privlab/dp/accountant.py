@@ -112,7 +112,9 @@ class Budget:
 
     def fits_in(self, total: Budget) -> bool:
         """Is this guarantee at most ``total`` in both ε and δ (up to :data:`TOLERANCE`)?"""
-        return _le(self.epsilon, total.epsilon) and _le(self.delta, total.delta)
+        return within_tolerance(self.epsilon, total.epsilon) and within_tolerance(
+            self.delta, total.delta
+        )
 
     def to_dict(self) -> dict[str, float]:
         return {"epsilon": self.epsilon, "delta": self.delta}
@@ -124,7 +126,8 @@ class Budget:
 EMPTY = Budget(0.0, 0.0)
 
 
-def _le(a: float, b: float) -> bool:
+def within_tolerance(a: float, b: float) -> bool:
+    """a ≤ b up to floating-point sums (relative :data:`TOLERANCE`): the budget test."""
     return a <= b * (1 + TOLERANCE) + TOLERANCE * 1e-3
 
 
@@ -401,4 +404,5 @@ __all__ = [
     "parallel",
     "sequential",
     "unamplify",
+    "within_tolerance",
 ]

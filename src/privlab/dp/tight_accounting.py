@@ -52,7 +52,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from privlab.dp import zcdp
-from privlab.dp.accountant import Budget, _le, advanced, check_delta, check_epsilon
+from privlab.dp.accountant import (
+    Budget,
+    advanced,
+    check_delta,
+    check_epsilon,
+    within_tolerance,
+)
 from privlab.errors import BudgetExceeded, ConfigError
 from privlab.validate import check_choice, check_fraction, check_int
 
@@ -343,7 +349,7 @@ def compose(
     results: dict[str, float | None] = {}
     for m in methods:
         if m == "basic":
-            results[m] = b.epsilon if _le(b.delta, target) else None
+            results[m] = b.epsilon if within_tolerance(b.delta, target) else None
         elif m == "advanced":
             results[m] = _advanced(items, target)
         elif m == "zcdp":
@@ -404,7 +410,7 @@ class TightAccountant:
                 f"{self.total.delta:g}, and no tighter method bounds it; lower the releases' "
                 "δ, or use a budget with a larger total δ"
             ) from None
-        if not _le(after.epsilon, self.total.epsilon):
+        if not within_tolerance(after.epsilon, self.total.epsilon):
             before = self.bound()
             raise BudgetExceeded(
                 f"{_labels(new)} would take the spent budget from ε = {before.epsilon:.6g} "
